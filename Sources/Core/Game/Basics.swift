@@ -1,0 +1,86 @@
+/// Milliseconds since the Unix epoch, as on the wire. Core never reads a clock: callers pass `now`.
+public typealias ServerTime = Int64
+
+/// A participant's opaque id (players' ids are the contract's `playerId`).
+public typealias ParticipantID = String
+
+public enum Role: String, Codable, Sendable, CaseIterable {
+    case host = "HOST"
+    case tv = "TV"
+    case player = "PLAYER"
+}
+
+public enum Phase: String, Codable, Sendable, CaseIterable {
+    case lobby = "LOBBY"
+    case preparingRound = "PREPARING_ROUND"
+    case roundIntro = "ROUND_INTRO"
+    case clueLevel = "CLUE_LEVEL"
+    case pausedForBrake = "PAUSED_FOR_BRAKE"
+    case revealDestination = "REVEAL_DESTINATION"
+    case followupQuestion = "FOLLOWUP_QUESTION"
+    case scoreboard = "SCOREBOARD"
+    case finalResults = "FINAL_RESULTS"
+    case roundEnd = "ROUND_END"
+
+    /// Phases in which a destination's clues are being read (before its reveal).
+    var isCluePhase: Bool {
+        switch self {
+        case .roundIntro, .clueLevel, .pausedForBrake: true
+        case .lobby, .preparingRound, .revealDestination, .followupQuestion, .scoreboard, .finalResults, .roundEnd:
+            false
+        }
+    }
+}
+
+/// Who issues a command: a participant through its connection, or the box itself (REST calls, timers).
+public enum Actor: Sendable, Equatable, Codable {
+    case participant(ParticipantID)
+    case box
+}
+
+public struct Player: Codable, Sendable, Equatable {
+    public let id: ParticipantID
+    public let name: String
+    public internal(set) var points: Int
+    public let joinedAt: ServerTime
+}
+
+/// Whether a participant has a live connection; kept by the box, not part of the command log.
+public enum Presence: Codable, Sendable, Equatable {
+    case connected
+    case disconnected(since: ServerTime)
+}
+
+/// Limits of the box rather than of one game; they come from the server configuration.
+public struct Limits: Codable, Sendable, Equatable {
+    public var maxPlayers: Int
+    public var hostGraceMs: Int64
+    public var brakeCooldownMs: Int64
+    public var answerMaxLength: Int
+
+    public init(
+        maxPlayers: Int = 50, hostGraceMs: Int64 = 60_000, brakeCooldownMs: Int64 = 2_000, answerMaxLength: Int = 100
+    ) {
+        self.maxPlayers = maxPlayers
+        self.hostGraceMs = hostGraceMs
+        self.brakeCooldownMs = brakeCooldownMs
+        self.answerMaxLength = answerMaxLength
+    }
+}
+
+/// How long each screen stays up when the box advances by itself (`autoAdvance`, kiosk use).
+public struct Pacing: Codable, Sendable, Equatable {
+    public var clueMs: Int64
+    public var revealMs: Int64
+    public var followupResultsMs: Int64
+    public var scoreboardMs: Int64
+
+    public init(
+        clueMs: Int64 = 20_000, revealMs: Int64 = 8_000, followupResultsMs: Int64 = 6_000, scoreboardMs: Int64 = 8_000
+    ) {
+        self.clueMs = clueMs
+        self.revealMs = revealMs
+        self.followupResultsMs = followupResultsMs
+        self.scoreboardMs = scoreboardMs
+    }
+}

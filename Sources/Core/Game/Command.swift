@@ -1,0 +1,107 @@
+/// What can happen to a game. Commands are data so every game can be replayed from its log.
+public enum Command: Codable, Sendable, Equatable {
+    // Membership, issued by the box on REST calls.
+    case join(playerId: ParticipantID, name: String)
+    case claimHost(ParticipantID)
+    case claimTv(ParticipantID)
+    // Host commands.
+    /// HOST_START_GAME with the destinations the box drew for this game (`DestinationDraw`).
+    case start(destinations: [Destination])
+    case nextClue
+    case next
+    case forceReveal
+    case pause
+    case resume
+    case kick(playerId: ParticipantID)
+    case restart
+    case setMusicGain(gainDb: Double)
+    /// The host (HOST_END_SESSION, DELETE) or the box (expiry) ends the session.
+    case end(reason: String)
+    // Player commands.
+    case brakePull
+    case brakeAnswer(answerText: String)
+    case followupAnswer(index: Int, answerText: String)
+    case leave
+    // The box, when `Game.nextDeadline` has passed.
+    case timerFired(timerId: String)
+}
+
+/// Why a command was refused. Each maps to one of the contract's error codes; the game is unchanged.
+public enum GameError: Error, Sendable, Equatable, CustomStringConvertible {
+    case forbidden(String)
+    case invalidPhase(String)
+    case invalidPayload(String)
+    case invalidName(String)
+    case nameTaken
+    case sessionFull
+    case hostRoleTaken
+    case tvRoleTaken
+    case gameFinished
+    case sessionEnded
+
+    /// The contract's error code.
+    public var code: String {
+        switch self {
+        case .forbidden: "FORBIDDEN"
+        case .invalidPhase: "INVALID_PHASE"
+        case .invalidPayload: "BAD_MESSAGE"
+        case .invalidName: "INVALID_NAME"
+        case .nameTaken: "NAME_TAKEN"
+        case .sessionFull: "SESSION_FULL"
+        case .hostRoleTaken: "HOST_ROLE_TAKEN"
+        case .tvRoleTaken: "TV_ROLE_TAKEN"
+        case .gameFinished: "GAME_FINISHED"
+        case .sessionEnded: "SESSION_ENDED"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .forbidden(let message), .invalidPhase(let message), .invalidPayload(let message),
+            .invalidName(let message):
+            message
+        case .nameTaken: "That name is already taken in this session"
+        case .sessionFull: "This session is full"
+        case .hostRoleTaken: "This session already has a host"
+        case .tvRoleTaken: "TV already connected to this session"
+        case .gameFinished: "This game has finished; wait for the host to start a new one"
+        case .sessionEnded: "This session has ended"
+        }
+    }
+}
+
+/// Who receives an event.
+public enum Audience: Sendable, Equatable {
+    case everyone
+    case host
+    /// Everyone but the host: the redacted copy of an event whose full copy goes to the host.
+    case tvAndPlayers
+    case participant(ParticipantID)
+    /// Sound and picture cues for the room: the TV, and the box's own speakers.
+    case room
+
+    public func includes(role: Role, participant: ParticipantID?) -> Bool {
+        switch self {
+        case .everyone: true
+        case .host: role == .host
+        case .tvAndPlayers: role != .host
+        case .participant(let id): participant == id
+        case .room: role == .tv
+        }
+    }
+}
+
+/// What the box must do after a command: data, interpreted by the box after it has persisted the command.
+public enum Effect: Sendable, Equatable {
+    case send(ServerEvent, to: Audience)
+    /// The participant's token stops working and its connections are closed (kick, leave, replaced host or TV).
+    case revoke(ParticipantID)
+    /// The session is over: mark it read-only and close every connection after SESSION_ENDED.
+    case ended(reason: String)
+}
+
+/// The next timer to fire.
+public struct Deadline: Sendable, Equatable {
+    public let timerId: String
+    public let at: ServerTime
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The emergency brake: first pull wins, one locked answer per player per destination.
+extension Game {
+    mutating func brakePull(by player: ParticipantID, now: ServerTime, into out: inout Outbox) {
+        if let reason = brakeRejection(for: player, now: now) {
+            if reason != .rateLimited { lastBrakePull[player] = now }
+            out.changesGame = false
+            out.send(.brakeRejected(BrakeRejected(reason: reason)), to: .participant(player))
+            return
+        }
+        lastBrakePull[player] = now
+        guard let levelPoints = round?.levelPoints else { return }
+        for index in timers.indices where timers[index].purpose == .clue {
+            timers[index].hold(.brake, at: now)
+        }
+        let timer = arm(.brakeAnswer, durationMs: Int64(settings.brakeAnswerSeconds) * 1000, now: now, into: &out)
+        brake = BrakeState(ownerId: player, levelPoints: levelPoints, timerId: timer.id)
+        phase = .pausedForBrake
+        out.everyone(
+            .brakeAccepted(
+                BrakeAccepted(
+                    brakeOwnerPlayerId: player, playerName: players.first { $0.id == player }?.name ?? "",
+                    levelPoints: levelPoints, lockedPlayersCount: round?.locks.count ?? 0,
+                    deadlineServerMs: timer.startAt + timer.durationMs)))
+        out.room(.audioStop(AudioStop()))
+        out.room(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: now)))
+    }
+
+    /// Why a pull by `player` is refused now, or nil when it wins. At most one pull counts per cooldown;
+    /// refused pulls count too, so hammering the button does not get through faster.
+    func brakeRejection(for player: ParticipantID, now: ServerTime) -> BrakeRejection? {
+        if let last = lastBrakePull[player], now - last < limits.brakeCooldownMs { return .rateLimited }
+        switch phase {
+        case .clueLevel:
+            if pausedSince != nil { return .alreadyPaused }
+            if round?.hasLocked(player) == true { return .alreadyAnswered }
+            return nil
+        case .pausedForBrake:
+            return .alreadyPaused
+        case .lobby, .preparingRound, .roundIntro, .revealDestination, .followupQuestion, .scoreboard, .finalResults,
+            .roundEnd:
+            return .notAllowed
+        }
+    }
+
+    mutating func brakeAnswer(
+        _ raw: String, by player: ParticipantID, now: ServerTime, into out: inout Outbox
+    ) throws(GameError) {
+        guard phase == .pausedForBrake, let brake else { throw .invalidPhase("No brake is waiting for an answer") }
+        guard brake.ownerId == player else { throw .forbidden("Only the player who pulled the brake may answer") }
+        let text = try validAnswer(raw)
+        round?.locks.append(
+            LockedAnswer(playerId: player, levelPoints: brake.levelPoints, answerText: text, lockedAt: now))
+        let locked = BrakeAnswerLocked(playerId: player, lockedAtLevelPoints: brake.levelPoints, answerText: nil)
+        var hostCopy = locked
+        hostCopy.answerText = text
+        out.send(.brakeAnswerLocked(hostCopy), to: .host)
+        out.send(.brakeAnswerLocked(locked), to: .tvAndPlayers)
+        out.room(.sfxPlay(SfxPlay(sfxId: "lock_in", startAtServerMs: now)))
+        advanceLevel(now: now, into: &out)
+    }
+
+    /// The brake ends without an answer (timeout, owner left): the same level goes on, its timer too.
+    mutating func releaseBrake(now: ServerTime, into out: inout Outbox) {
+        guard let brake else { return }
+        self.brake = nil
+        timers.removeAll { $0.id == brake.timerId }
+        phase = .clueLevel
+        for index in timers.indices where timers[index].purpose == .clue {
+            if timers[index].release(.brake, at: now) { out.everyone(.timerSync(timers[index].view)) }
+        }
+    }
+
+    func validAnswer(_ raw: String) throws(GameError) -> String {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .invalidPayload("answerText must not be empty") }
+        guard text.count <= limits.answerMaxLength else {
+            throw .invalidPayload("answerText has at most \(limits.answerMaxLength) characters")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidPayload("answerText must not contain control characters")
+        }
+        return text
+    }
+}

@@ -1,0 +1,72 @@
+/// The scoreboard between destinations, the finale, restarting and ending.
+extension Game {
+    mutating func showScoreboard(now: ServerTime, into out: inout Outbox) {
+        leavePhase()
+        phase = .scoreboard
+        stopMusic(fadeOutMs: 800, into: &out)
+        out.everyone(.scoreboardUpdate(ScoreboardUpdate(standings: standings)))
+        if settings.autoAdvance {
+            arm(.scoreboard, durationMs: pacing.scoreboardMs, now: now, into: &out)
+        }
+    }
+
+    /// FINAL_RESULTS, on the blueprint's timeline (section 12.7): sting at t0, drumroll at 0.8 s,
+    /// the winner with fanfare and confetti at 3.2 s; ROUND_END after `finaleMs`.
+    mutating func showFinale(now: ServerTime, into out: inout Outbox) {
+        leavePhase()
+        phase = .finalResults
+        let full = standings
+        let best = full.first?.points
+        let winners = full.filter { $0.points == best }.map(\.playerId)
+        let results = FinalResults(
+            winnerPlayerId: winners.first, isTie: winners.count > 1, tieWinners: winners.count > 1 ? winners : [],
+            standingsTop: Array(full.prefix(3)), standingsFull: full)
+        finalResults = results
+        stopMusic(fadeOutMs: 600, into: &out)
+        out.room(.sfxPlay(SfxPlay(sfxId: "sting_build", startAtServerMs: now)))
+        out.room(.sfxPlay(SfxPlay(sfxId: "drumroll", startAtServerMs: now + 800)))
+        out.room(.sfxPlay(SfxPlay(sfxId: "winner_fanfare", startAtServerMs: now + 3_200)))
+        out.room(
+            .uiEffectTrigger(
+                UIEffectTrigger(
+                    effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: now + 3_200)))
+        out.everyone(.finalResultsPresent(results))
+        if settings.finaleMs > 0 {
+            arm(.finale, durationMs: Int64(settings.finaleMs), now: now, into: &out)
+        } else {
+            endRound()
+        }
+    }
+
+    mutating func endRound() {
+        leavePhase()
+        phase = .roundEnd
+    }
+
+    /// HOST_RESTART: back to the lobby with the same players, all at 0 points.
+    mutating func restart(now: ServerTime, into out: inout Outbox) throws(GameError) {
+        guard phase == .finalResults || phase == .roundEnd else {
+            throw .invalidPhase("Restart is possible once the finale has started")
+        }
+        leavePhase()
+        pausedSince = nil
+        phase = .lobby
+        plan = []
+        round = nil
+        finalResults = nil
+        lastBrakePull = [:]
+        for index in players.indices { players[index].points = 0 }
+        stopMusic(fadeOutMs: 300, into: &out)
+        out.everyone(.lobbyUpdated(lobby(at: now)))
+    }
+
+    mutating func end(reason: String, into out: inout Outbox) {
+        leavePhase()
+        pausedSince = nil
+        endedReason = reason
+        stopMusic(fadeOutMs: 300, into: &out)
+        out.room(.audioStop(AudioStop()))
+        out.everyone(.sessionEnded(SessionEnded(reason: reason)))
+        out.append(.ended(reason: reason))
+    }
+}

@@ -1,0 +1,161 @@
+/// Starting the game, the intro, the clue levels and the reveal.
+extension Game {
+    mutating func start(_ destinations: [Destination], now: ServerTime, into out: inout Outbox) throws(GameError) {
+        guard phase == .lobby else { throw .invalidPhase("The game has already started") }
+        guard !players.isEmpty else { throw .invalidPhase("At least one player must join before the game starts") }
+        guard (1...10).contains(destinations.count) else {
+            throw .invalidPayload("A game has 1–10 destinations, not \(destinations.count)")
+        }
+        guard destinations.allSatisfy({ $0.clues.map(\.points) == PackValidator.cluePoints }) else {
+            throw .invalidPayload("Every destination needs five clues worth 10, 8, 6, 4 and 2 points")
+        }
+        plan = destinations
+        finalResults = nil
+        for index in players.indices { players[index].points = 0 }
+        beginRound(0, now: now, into: &out)
+    }
+
+    /// PREPARING_ROUND → ROUND_INTRO. The content is already on the box, so preparing takes no time:
+    /// the version moves past PREPARING_ROUND within the same command.
+    mutating func beginRound(_ index: Int, now: ServerTime, into out: inout Outbox) {
+        leavePhase()
+        phase = .preparingRound
+        version += 1
+        let destination = plan[index]
+        round = RoundState(
+            index: index, destination: destination,
+            followupCount: min(settings.followupsPerDestination, destination.followups.count))
+        phase = .roundIntro
+        setMusic("travel", now: now, into: &out)
+        out.room(.audioPlay(AudioPlay(clipId: "intro", kind: .intro, startAtServerMs: now)))
+        if settings.introMs > 0 {
+            arm(.intro, durationMs: Int64(settings.introMs), now: now, into: &out)
+        } else {
+            showClue(0, now: now, into: &out)
+        }
+    }
+
+    mutating func showClue(_ levelIndex: Int, now: ServerTime, into out: inout Outbox) {
+        guard let destination = round?.destination else { return }
+        leavePhase()
+        phase = .clueLevel
+        round?.levelIndex = levelIndex
+        let clue = destination.clues[levelIndex]
+        out.everyone(
+            .cluePresent(
+                CluePresent(
+                    levelPoints: clue.points, clueText: clue.text, levelIndex: levelIndex + 1,
+                    totalLevels: destination.clues.count)))
+        out.room(
+            .audioPlay(AudioPlay(clipId: "\(destination.id)-clue-\(clue.points)", kind: .clue, startAtServerMs: now)))
+        if settings.autoAdvance {
+            arm(.clue, durationMs: pacing.clueMs, now: now, into: &out)
+        }
+    }
+
+    mutating func nextClue(now: ServerTime, into out: inout Outbox) throws(GameError) {
+        switch phase {
+        case .roundIntro:
+            showClue(0, now: now, into: &out)
+        case .clueLevel, .pausedForBrake:
+            advanceLevel(now: now, into: &out)
+        case .lobby, .preparingRound, .revealDestination, .followupQuestion, .scoreboard, .finalResults, .roundEnd:
+            throw .invalidPhase("There is no next clue in \(phase.rawValue)")
+        }
+    }
+
+    /// To the next clue, or the reveal after the 2-point clue. An unanswered brake is released.
+    mutating func advanceLevel(now: ServerTime, into out: inout Outbox) {
+        let current = round?.levelIndex ?? -1
+        if let destination = round?.destination, current + 1 < destination.clues.count {
+            showClue(current + 1, now: now, into: &out)
+        } else {
+            reveal(now: now, into: &out)
+        }
+    }
+
+    /// HOST_NEXT: whatever comes next from here.
+    mutating func next(now: ServerTime, into out: inout Outbox) throws(GameError) {
+        switch phase {
+        case .roundIntro, .clueLevel, .pausedForBrake:
+            try nextClue(now: now, into: &out)
+        case .revealDestination:
+            if let round, round.followupCount > 0 {
+                startFollowup(1, now: now, into: &out)
+            } else {
+                showScoreboard(now: now, into: &out)
+            }
+        case .followupQuestion:
+            guard let round, let followup = round.followup else { return }
+            if followup.isOpen {
+                closeFollowup(now: now, into: &out)
+            } else if followup.index < round.followupCount {
+                startFollowup(followup.index + 1, now: now, into: &out)
+            } else {
+                showScoreboard(now: now, into: &out)
+            }
+        case .scoreboard:
+            if let round, round.index + 1 < plan.count {
+                beginRound(round.index + 1, now: now, into: &out)
+            } else {
+                showFinale(now: now, into: &out)
+            }
+        case .finalResults:
+            endRound()
+        case .lobby:
+            throw .invalidPhase("Start the game with HOST_START_GAME")
+        case .preparingRound, .roundEnd:
+            throw .invalidPhase("Nothing comes next in \(phase.rawValue)")
+        }
+    }
+
+    /// REVEAL_DESTINATION: the locked answers are marked and scored.
+    mutating func reveal(now: ServerTime, into out: inout Outbox) {
+        guard var current = round else { return }
+        leavePhase()
+        phase = .revealDestination
+        let destination = current.destination
+        let key = AnswerKey.destination(destination)
+        let results = current.locks.map { lock in
+            let isCorrect = key.accepts(lock.answerText)
+            return DestinationResult(
+                playerId: lock.playerId, answerText: lock.answerText, isCorrect: isCorrect,
+                pointsAwarded: isCorrect ? lock.levelPoints : 0, lockedAtLevelPoints: lock.levelPoints)
+        }
+        award(results.map { ($0.playerId, $0.pointsAwarded) })
+        current.revealed = true
+        current.results = results
+        round = current
+        stopMusic(fadeOutMs: 600, into: &out)
+        out.room(.sfxPlay(SfxPlay(sfxId: "reveal_sting", startAtServerMs: now)))
+        out.everyone(
+            .destinationReveal(
+                DestinationReveal(
+                    destinationName: destination.name, country: destination.country, revealText: destination.revealText)
+            ))
+        out.everyone(.destinationResults(DestinationResults(results: results)))
+        out.everyone(.scoreboardUpdate(ScoreboardUpdate(standings: standings)))
+        out.room(.audioPlay(AudioPlay(clipId: "\(destination.id)-reveal", kind: .reveal, startAtServerMs: now)))
+        if settings.autoAdvance {
+            arm(.reveal, durationMs: pacing.revealMs, now: now, into: &out)
+        }
+    }
+
+    mutating func award(_ awards: [(ParticipantID, Int)]) {
+        for (id, points) in awards where points != 0 {
+            if let index = players.firstIndex(where: { $0.id == id }) { players[index].points += points }
+        }
+    }
+
+    mutating func setMusic(_ trackId: String, now: ServerTime, into out: inout Outbox) {
+        guard musicTrack != trackId else { return }
+        musicTrack = trackId
+        out.room(.musicSet(MusicSet(trackId: trackId, mode: "loop", startAtServerMs: now, gainDb: musicGainDb)))
+    }
+
+    mutating func stopMusic(fadeOutMs: Int, into out: inout Outbox) {
+        guard musicTrack != nil else { return }
+        musicTrack = nil
+        out.room(.musicStop(MusicStop(fadeOutMs: fadeOutMs)))
+    }
+}

@@ -1,0 +1,212 @@
+/// One session's game: a value-type state machine over the contract's phases.
+///
+/// `apply(_:by:now:)` either refuses a command with a `GameError` and leaves the game exactly as it was,
+/// or changes it and returns the effects for the box to carry out. Core never reads a clock or draws a
+/// random number; `now`, the destinations and presence come in from the box, so a game replays
+/// identically from its command log.
+public struct Game: Codable, Sendable, Equatable {
+    public let sessionId: String
+    public var joinCode: String
+    public var joinUrl: String
+    public internal(set) var settings: Settings
+    public let limits: Limits
+    public let pacing: Pacing
+
+    /// Grows with every change a client can see.
+    public internal(set) var version = 0
+    public internal(set) var phase: Phase = .lobby
+    public internal(set) var pausedSince: ServerTime?
+    public internal(set) var players: [Player] = []
+    public internal(set) var hostId: ParticipantID?
+    public internal(set) var tvId: ParticipantID?
+    public internal(set) var presence: [ParticipantID: Presence] = [:]
+    public internal(set) var plan: [Destination] = []
+    public internal(set) var round: RoundState?
+    public internal(set) var timers: [GameTimer] = []
+    public internal(set) var brake: BrakeState?
+    public internal(set) var musicGainDb: Double = Game.defaultMusicGainDb
+    public internal(set) var musicTrack: String?
+    public internal(set) var finalResults: FinalResults?
+    public internal(set) var endedReason: String?
+    var lastBrakePull: [ParticipantID: ServerTime] = [:]
+    var timerCount = 0
+
+    public static let defaultMusicGainDb = -8.0
+    public static let musicGainRange = -60.0...0.0
+    public static let followupPoints = 2
+
+    public init(
+        sessionId: String, joinCode: String, joinUrl: String, settings: Settings, limits: Limits = Limits(),
+        pacing: Pacing = Pacing()
+    ) {
+        self.sessionId = sessionId
+        self.joinCode = joinCode
+        self.joinUrl = joinUrl
+        self.settings = settings
+        self.limits = limits
+        self.pacing = pacing
+    }
+
+    public var isEnded: Bool { endedReason != nil }
+
+    /// Applies one command. On error nothing changes. The box logs the command when `version` grew.
+    public mutating func apply(_ command: Command, by actor: Actor, now: ServerTime) throws(GameError) -> [Effect] {
+        guard endedReason == nil else { throw .sessionEnded }
+        var next = self
+        var out = Outbox()
+        try next.handle(command, by: actor, now: now, into: &out)
+        if out.changesGame { next.version += 1 }
+        self = next
+        return out.effects
+    }
+
+    private mutating func handle(
+        _ command: Command, by actor: Actor, now: ServerTime, into out: inout Outbox
+    ) throws(GameError) {
+        switch command {
+        case .join(let playerId, let name):
+            try requireBox(actor, "join")
+            try join(playerId, name: name, now: now, into: &out)
+        case .claimHost(let id):
+            try requireBox(actor, "claim the host role")
+            try claimHost(id, now: now, into: &out)
+        case .claimTv(let id):
+            try requireBox(actor, "claim the TV role")
+            try claimTv(id, now: now, into: &out)
+        case .start(let destinations):
+            try requireHost(actor)
+            try start(destinations, now: now, into: &out)
+        case .nextClue:
+            try requireHost(actor)
+            try requireNotPaused()
+            try nextClue(now: now, into: &out)
+        case .next:
+            try requireHost(actor)
+            try requireNotPaused()
+            try next(now: now, into: &out)
+        case .forceReveal:
+            try requireHost(actor)
+            try requireNotPaused()
+            guard phase.isCluePhase else { throw .invalidPhase("Nothing to reveal in \(phase.rawValue)") }
+            leavePhase()
+            reveal(now: now, into: &out)
+        case .pause:
+            try requireHost(actor)
+            try pause(now: now, into: &out)
+        case .resume:
+            try requireHost(actor)
+            try resume(now: now, into: &out)
+        case .kick(let playerId):
+            try requireHost(actor)
+            guard players.contains(where: { $0.id == playerId }) else {
+                throw .invalidPayload("No player \(playerId) in this session")
+            }
+            removePlayer(playerId, reason: .kicked, now: now, into: &out)
+        case .restart:
+            try requireHost(actor)
+            try restart(now: now, into: &out)
+        case .setMusicGain(let gainDb):
+            try requireHost(actor)
+            guard Self.musicGainRange.contains(gainDb) else {
+                throw .invalidPayload(
+                    "gainDb must be between \(Self.musicGainRange.lowerBound) and \(Self.musicGainRange.upperBound)")
+            }
+            musicGainDb = gainDb
+            out.room(.musicGainSet(MusicGain(gainDb: gainDb)))
+        case .end(let reason):
+            if actor != .box { try requireHost(actor) }
+            end(reason: reason, into: &out)
+        case .brakePull:
+            let player = try requirePlayer(actor)
+            brakePull(by: player, now: now, into: &out)
+        case .brakeAnswer(let text):
+            let player = try requirePlayer(actor)
+            try brakeAnswer(text, by: player, now: now, into: &out)
+        case .followupAnswer(let index, let text):
+            let player = try requirePlayer(actor)
+            try followupAnswer(index: index, text: text, by: player)
+        case .leave:
+            let player = try requirePlayer(actor)
+            removePlayer(player, reason: .left, now: now, into: &out)
+        case .timerFired(let timerId):
+            try requireBox(actor, "fire timers")
+            try timerFired(timerId, now: now, into: &out)
+        }
+    }
+
+    // MARK: Who may do what
+
+    public func role(of participant: ParticipantID) -> Role? {
+        if participant == hostId { return .host }
+        if participant == tvId { return .tv }
+        if players.contains(where: { $0.id == participant }) { return .player }
+        return nil
+    }
+
+    private func requireBox(_ actor: Actor, _ what: String) throws(GameError) {
+        guard actor == .box else { throw .forbidden("Only the box may \(what)") }
+    }
+
+    private func requireHost(_ actor: Actor) throws(GameError) {
+        guard case .participant(let id) = actor, id == hostId else { throw .forbidden("Only the host may do that") }
+    }
+
+    private func requirePlayer(_ actor: Actor) throws(GameError) -> ParticipantID {
+        guard case .participant(let id) = actor, role(of: id) == .player else {
+            throw .forbidden("Only players may do that")
+        }
+        return id
+    }
+
+    private func requireNotPaused() throws(GameError) {
+        guard pausedSince == nil else { throw .invalidPhase("The game is paused; resume it first") }
+    }
+
+    // MARK: Queries for the box
+
+    /// The timer that fires next, or nil when none runs (no timer, or all held).
+    public var nextDeadline: Deadline? {
+        timers.compactMap { timer in timer.deadline.map { Deadline(timerId: timer.id, at: $0) } }
+            .min { $0.at < $1.at }
+    }
+
+    /// Whether a host holds the role at `now`: connected, or gone for no longer than the grace period.
+    public func hasHost(at now: ServerTime) -> Bool {
+        guard let hostId else { return false }
+        switch presence[hostId] {
+        case .connected: return true
+        case .disconnected(let since): return now - since <= limits.hostGraceMs
+        case nil: return false
+        }
+    }
+
+    /// Whether a TV is connected (a TV that is not connected is replaced by the next one that joins).
+    public var hasTv: Bool {
+        guard let tvId else { return false }
+        return presence[tvId] == .connected
+    }
+
+    public func isConnected(_ id: ParticipantID) -> Bool { presence[id] == .connected }
+
+    /// Players by points, most first; equal points keep join order.
+    public var standings: [Standing] {
+        players.enumerated()
+            .sorted { lhs, rhs in
+                lhs.element.points != rhs.element.points
+                    ? lhs.element.points > rhs.element.points : lhs.offset < rhs.offset
+            }
+            .map { Standing(playerId: $0.element.id, name: $0.element.name, points: $0.element.points) }
+    }
+}
+
+/// The effects of one command, collected in order.
+struct Outbox {
+    private(set) var effects: [Effect] = []
+    /// False when the command changed nothing a client can see (a refused brake pull): the box does not log it.
+    var changesGame = true
+
+    mutating func send(_ event: ServerEvent, to audience: Audience) { effects.append(.send(event, to: audience)) }
+    mutating func everyone(_ event: ServerEvent) { send(event, to: .everyone) }
+    mutating func room(_ event: ServerEvent) { send(event, to: .room) }
+    mutating func append(_ effect: Effect) { effects.append(effect) }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// One thing wrong with a pack, located by file and JSON path.
+public struct PackProblem: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var path: String
+    public var reason: String
+
+    init(file: String = "", path: JSONPath, reason: String) {
+        self.file = file
+        self.path = path.description
+        self.reason = reason
+    }
+
+    public var description: String { file.isEmpty ? "\(path): \(reason)" : "\(file): \(path): \(reason)" }
+}
+
+/// Checks a pack.json against docs/packs.md: the schema first, then the blueprint's content rules
+/// (section 10.3). Pure: the caller reads the files.
+public enum PackValidator {
+    public static let cluePoints = [10, 8, 6, 4, 2]
+
+    /// Decodes and checks one pack file. `pack` is nil when the file cannot be read as a pack at all.
+    public static func validate(data: Data, file: String) -> (pack: Pack?, problems: [PackProblem]) {
+        let root = JSONPath()
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            return (nil, [PackProblem(file: file, path: root, reason: "is not valid JSON (\(syntaxError(error)))")])
+        }
+        var problems = PackSchema.check(value, against: PackSchema.pack, at: root)
+        guard problems.isEmpty else { return (nil, problems.map { $0.in(file) }) }
+        let pack: Pack
+        do {
+            pack = try JSONDecoder().decode(Pack.self, from: data)
+        } catch {
+            return (nil, [PackProblem(file: file, path: root, reason: "cannot be read as a pack (\(error))")])
+        }
+        problems = check(pack)
+        return (pack, problems.map { $0.in(file) })
+    }
+
+    /// Packs validated together must not share an id.
+    public static func checkTogether(_ packs: [(file: String, pack: Pack)]) -> [PackProblem] {
+        var firstFile: [String: String] = [:]
+        var problems: [PackProblem] = []
+        for (file, pack) in packs {
+            if let other = firstFile[pack.packId] {
+                problems.append(
+                    PackProblem(
+                        file: file, path: JSONPath().key("packId"),
+                        reason: "\"\(pack.packId)\" is also the id of \(other)"))
+            } else {
+                firstFile[pack.packId] = file
+            }
+        }
+        return problems
+    }
+
+    /// The content rules, on a pack that already has the right shape.
+    public static func check(_ pack: Pack) -> [PackProblem] {
+        let root = JSONPath()
+        var problems: [PackProblem] = []
+        func problem(_ path: JSONPath, _ reason: String) { problems.append(PackProblem(path: path, reason: reason)) }
+
+        if !isSlug(pack.packId) {
+            problem(root.key("packId"), "must use only lowercase letters, digits and \"-\", found \"\(pack.packId)\"")
+        }
+        if pack.version.split(separator: ".", omittingEmptySubsequences: false).count != 3
+            || !pack.version.split(separator: ".").allSatisfy({
+                !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil
+            })
+        {
+            problem(root.key("version"), "must be MAJOR.MINOR.PATCH, found \"\(pack.version)\"")
+        }
+
+        var destinationIds: [String: Int] = [:]
+        var destinationNames: [String: Int] = [:]
+        for (d, destination) in pack.destinations.enumerated() {
+            let at = root.key("destinations").index(d)
+            if !isSlug(destination.id) {
+                problem(at.key("id"), "must use only lowercase letters, digits and \"-\", found \"\(destination.id)\"")
+            }
+            if let first = destinationIds[destination.id] {
+                problem(at.key("id"), "\"\(destination.id)\" is also the id of destinations[\(first)]")
+            } else {
+                destinationIds[destination.id] = d
+            }
+            let nameKey = AnswerText.normalized(destination.name)
+            if let first = destinationNames[nameKey] {
+                problem(at.key("name"), "\"\(destination.name)\" is also the name of destinations[\(first)]")
+            } else {
+                destinationNames[nameKey] = d
+            }
+            for (a, alias) in destination.aliases.enumerated() where AnswerText.normalized(alias).isEmpty {
+                problem(at.key("aliases").index(a), "has no letters or digits")
+            }
+            problems += check(destination, at: at)
+        }
+        return problems
+    }
+
+    private static func check(_ destination: Destination, at: JSONPath) -> [PackProblem] {
+        var problems: [PackProblem] = []
+        func problem(_ path: JSONPath, _ reason: String) { problems.append(PackProblem(path: path, reason: reason)) }
+
+        let points = destination.clues.map(\.points)
+        if points != cluePoints {
+            problem(
+                at.key("clues"),
+                "points must be 10, 8, 6, 4, 2 in that order, found \(points.map(String.init).joined(separator: ", "))")
+        }
+
+        let names = [destination.name] + destination.aliases
+        let countries = [destination.country] + (destination.countryAliases ?? [])
+        var claimIds: Set<String> = []
+        for (c, clue) in destination.clues.enumerated() {
+            let clueAt = at.key("clues").index(c)
+            let words = AnswerText.words(clue.text)
+            if let leak = names.first(where: { mentions(words, $0) }) {
+                problem(clueAt.key("text"), "gives the answer away: it names \"\(leak)\"")
+            }
+            if clue.points == 10, let leak = countries.first(where: { mentions(words, $0) }) {
+                problem(clueAt.key("text"), "the 10-point clue must not name the country, but it names \"\(leak)\"")
+            }
+            for (k, claim) in clue.claims.enumerated() where !claimIds.insert(claim.id).inserted {
+                problem(
+                    clueAt.key("claims").index(k).key("id"),
+                    "\"\(claim.id)\" is used by another claim of this destination")
+            }
+        }
+
+        for (f, followup) in destination.followups.enumerated() {
+            let followupAt = at.key("followups").index(f)
+            let answers = [followup.answer] + (followup.accepted ?? [])
+            for answer in answers where AnswerText.normalized(answer).isEmpty {
+                problem(followupAt.key("answer"), "\"\(answer)\" has no letters or digits")
+            }
+            for (c, clue) in destination.clues.enumerated() {
+                let words = AnswerText.words(clue.text)
+                if let leak = answers.first(where: { mentions(words, $0) }) {
+                    problem(
+                        followupAt.key("answer"), "\"\(leak)\" already appears in clues[\(c)] (\(clue.points) points)")
+                }
+            }
+            if let leak = answers.first(where: { mentions(AnswerText.words(followup.question), $0) }) {
+                problem(followupAt.key("question"), "contains its own answer \"\(leak)\"")
+            }
+            if let options = followup.options {
+                let normalizedOptions = options.map(AnswerText.normalized)
+                if Set(normalizedOptions).count != options.count {
+                    problem(followupAt.key("options"), "has two options that read the same")
+                }
+                let key = AnswerKey.followup(followup)
+                let correct = options.filter(key.accepts)
+                if correct.isEmpty {
+                    problem(followupAt.key("options"), "none of the options is the answer \"\(followup.answer)\"")
+                } else if correct.count > 1 {
+                    problem(
+                        followupAt.key("options"),
+                        "more than one option is accepted: \(correct.map { "\"\($0)\"" }.joined(separator: ", "))")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Whether `words` (a clue, already split) names `term`: the term's words in sequence, or for a
+    /// one-word term of four or more letters, a word that starts with it and adds at most three letters
+    /// (Swedish genitive "Göteborgs", inflections such as "Romas").
+    public static func mentions(_ words: [String], _ term: String) -> Bool {
+        let needle = AnswerText.words(term)
+        guard !needle.isEmpty, words.count >= needle.count else { return false }
+        if needle.count == 1, let only = needle.first, only.count >= 4 {
+            return words.contains { $0.hasPrefix(only) && $0.count - only.count <= 3 }
+        }
+        for start in 0...(words.count - needle.count) where Array(words[start..<start + needle.count]) == needle {
+            return true
+        }
+        return false
+    }
+
+    private static func isSlug(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            && text.first != "-" && text.last != "-"
+    }
+
+    private static func syntaxError(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+extension PackProblem {
+    func `in`(_ file: String) -> PackProblem {
+        var copy = self
+        copy.file = file
+        return copy
+    }
+}

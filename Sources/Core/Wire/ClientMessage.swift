@@ -1,0 +1,189 @@
+import Foundation
+
+/// Every message a client may send (`{ "type": T, "payload": {...} }`), decoded strictly: a wrong type or a
+/// missing field is `BAD_MESSAGE`, an unknown `type` is `UNKNOWN_MESSAGE`.
+public enum ClientMessage: Sendable, Equatable {
+    case hello(Hello)
+    case resumeSession
+    case ping(Ping)
+    case hostStartGame
+    case hostNextClue
+    case hostNext
+    case hostSkip
+    case hostForceReveal
+    case hostPause
+    case hostResume
+    case hostKick(Kick)
+    case hostEndSession
+    case hostRestart
+    case musicGainSet(MusicGain)
+    case brakePull(BrakePull)
+    case brakeAnswerSubmit(AnswerSubmit)
+    case followupAnswerSubmit(FollowupAnswerSubmit)
+    case playerLeave
+
+    public struct Hello: Codable, Sendable, Equatable {
+        public var role: Role?
+        public var authToken: String
+        public var clientVersion: String?
+        public var deviceId: String?
+
+        public init(role: Role? = nil, authToken: String, clientVersion: String? = nil, deviceId: String? = nil) {
+            self.role = role
+            self.authToken = authToken
+            self.clientVersion = clientVersion
+            self.deviceId = deviceId
+        }
+    }
+
+    public struct Ping: Codable, Sendable, Equatable {
+        public var clientTimeMs: Int64
+        public init(clientTimeMs: Int64) { self.clientTimeMs = clientTimeMs }
+    }
+
+    public struct Kick: Codable, Sendable, Equatable {
+        public var playerId: ParticipantID
+        public init(playerId: ParticipantID) { self.playerId = playerId }
+    }
+
+    public struct BrakePull: Codable, Sendable, Equatable {
+        public var atClientMs: Int64?
+        public init(atClientMs: Int64? = nil) { self.atClientMs = atClientMs }
+    }
+
+    public struct AnswerSubmit: Codable, Sendable, Equatable {
+        public var answerText: String
+        public init(answerText: String) { self.answerText = answerText }
+    }
+
+    public struct FollowupAnswerSubmit: Codable, Sendable, Equatable {
+        public var index: Int
+        public var answerText: String
+        public init(index: Int, answerText: String) {
+            self.index = index
+            self.answerText = answerText
+        }
+    }
+
+    public enum DecodeError: Error, Sendable, Equatable {
+        case badMessage(String)
+        case unknownType(String)
+    }
+
+    public var type: String {
+        switch self {
+        case .hello: "HELLO"
+        case .resumeSession: "RESUME_SESSION"
+        case .ping: "PING"
+        case .hostStartGame: "HOST_START_GAME"
+        case .hostNextClue: "HOST_NEXT_CLUE"
+        case .hostNext: "HOST_NEXT"
+        case .hostSkip: "HOST_SKIP"
+        case .hostForceReveal: "HOST_FORCE_REVEAL"
+        case .hostPause: "HOST_PAUSE"
+        case .hostResume: "HOST_RESUME"
+        case .hostKick: "HOST_KICK"
+        case .hostEndSession: "HOST_END_SESSION"
+        case .hostRestart: "HOST_RESTART"
+        case .musicGainSet: "MUSIC_GAIN_SET"
+        case .brakePull: "BRAKE_PULL"
+        case .brakeAnswerSubmit: "BRAKE_ANSWER_SUBMIT"
+        case .followupAnswerSubmit: "FOLLOWUP_ANSWER_SUBMIT"
+        case .playerLeave: "PLAYER_LEAVE"
+        }
+    }
+
+    private struct Header: Decodable {
+        var type: String
+    }
+
+    private struct Body<Payload: Decodable>: Decodable {
+        var payload: Payload
+    }
+
+    public static func decode(_ data: Data) throws(DecodeError) -> ClientMessage {
+        let decoder = JSONDecoder()
+        let type: String
+        do {
+            type = try decoder.decode(Header.self, from: data).type
+        } catch {
+            throw .badMessage("expected a JSON object with a string \"type\"")
+        }
+        func payload<P: Decodable>(_: P.Type) throws(DecodeError) -> P {
+            do {
+                return try decoder.decode(Body<P>.self, from: data).payload
+            } catch {
+                throw .badMessage("\(type): \(describe(error))")
+            }
+        }
+        switch type {
+        case "HELLO": return .hello(try payload(Hello.self))
+        case "RESUME_SESSION": return .resumeSession
+        case "PING": return .ping(try payload(Ping.self))
+        case "HOST_START_GAME": return .hostStartGame
+        case "HOST_NEXT_CLUE": return .hostNextClue
+        case "HOST_NEXT": return .hostNext
+        case "HOST_SKIP": return .hostSkip
+        case "HOST_FORCE_REVEAL": return .hostForceReveal
+        case "HOST_PAUSE": return .hostPause
+        case "HOST_RESUME": return .hostResume
+        case "HOST_KICK": return .hostKick(try payload(Kick.self))
+        case "HOST_END_SESSION": return .hostEndSession
+        case "HOST_RESTART": return .hostRestart
+        case "MUSIC_GAIN_SET": return .musicGainSet(try payload(MusicGain.self))
+        case "BRAKE_PULL":
+            // The payload is optional: atClientMs is informative only (first arrival wins).
+            if let body = try? decoder.decode(Body<BrakePull>.self, from: data) { return .brakePull(body.payload) }
+            return .brakePull(BrakePull())
+        case "BRAKE_ANSWER_SUBMIT": return .brakeAnswerSubmit(try payload(AnswerSubmit.self))
+        case "FOLLOWUP_ANSWER_SUBMIT": return .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
+        case "PLAYER_LEAVE": return .playerLeave
+        default: throw .unknownType(type)
+        }
+    }
+
+    /// The message as a client sends it.
+    public func encoded() -> Data {
+        struct Envelope<Payload: Encodable>: Encodable {
+            var type: String
+            var payload: Payload
+        }
+        struct Empty: Encodable {}
+        let encoder = JSONEncoder()
+        func encode<P: Encodable>(_ payload: P) -> Data {
+            // Encoding these plain structs cannot fail.
+            try! encoder.encode(Envelope(type: type, payload: payload))
+        }
+        switch self {
+        case .hello(let payload): return encode(payload)
+        case .ping(let payload): return encode(payload)
+        case .hostKick(let payload): return encode(payload)
+        case .musicGainSet(let payload): return encode(payload)
+        case .brakePull(let payload): return encode(payload)
+        case .brakeAnswerSubmit(let payload): return encode(payload)
+        case .followupAnswerSubmit(let payload): return encode(payload)
+        case .resumeSession, .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause,
+            .hostResume, .hostEndSession, .hostRestart, .playerLeave:
+            return encode(Empty())
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \(path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) must be \(type)"
+        case DecodingError.valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) must be \(type), not null"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+        default:
+            return "invalid payload"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,223 @@
+// The payloads of the contract's server events (CONTRACT.md section 3), with its exact names.
+
+public struct PlayerView: Codable, Sendable, Equatable {
+    public var playerId: ParticipantID
+    public var name: String
+    public var isConnected: Bool
+    public var points: Int
+}
+
+public struct Standing: Codable, Sendable, Equatable {
+    public var playerId: ParticipantID
+    public var name: String
+    public var points: Int
+}
+
+public struct TimerView: Codable, Sendable, Equatable {
+    public var timerId: String
+    public var startAtServerMs: ServerTime
+    public var durationMs: Int64
+    public var phase: Phase
+    /// Present only while the timer is frozen (host pause or brake): what is left when it runs again.
+    public var remainingMs: Int64?
+}
+
+public struct PlayerJoined: Codable, Sendable, Equatable {
+    public var player: PlayerView
+}
+
+public struct PlayerLeft: Codable, Sendable, Equatable {
+    public enum Reason: String, Codable, Sendable {
+        case left, kicked
+    }
+    public var playerId: ParticipantID
+    public var reason: Reason
+}
+
+public struct LobbyUpdated: Codable, Sendable, Equatable {
+    public var players: [PlayerView]
+    public var hasHost: Bool
+    public var hasTv: Bool
+    public var settings: Settings
+}
+
+public struct CluePresent: Codable, Sendable, Equatable {
+    public var levelPoints: Int
+    public var clueText: String
+    /// 1-based: the 10-point clue is level 1 of 5.
+    public var levelIndex: Int
+    public var totalLevels: Int
+}
+
+public struct BrakeAccepted: Codable, Sendable, Equatable {
+    public var brakeOwnerPlayerId: ParticipantID
+    public var playerName: String
+    public var levelPoints: Int
+    public var lockedPlayersCount: Int
+    public var deadlineServerMs: ServerTime
+}
+
+public enum BrakeRejection: String, Codable, Sendable, Equatable, CaseIterable {
+    case alreadyPaused = "already_paused"
+    case notAllowed = "not_allowed"
+    case rateLimited = "rate_limited"
+    case alreadyAnswered = "already_answered"
+}
+
+public struct BrakeRejected: Codable, Sendable, Equatable {
+    public var reason: BrakeRejection
+}
+
+public struct BrakeAnswerLocked: Codable, Sendable, Equatable {
+    public var playerId: ParticipantID
+    public var lockedAtLevelPoints: Int
+    /// The HOST's copy only.
+    public var answerText: String?
+}
+
+public struct DestinationReveal: Codable, Sendable, Equatable {
+    public var destinationName: String
+    public var country: String
+    public var revealText: String
+}
+
+public struct DestinationResult: Codable, Sendable, Equatable {
+    public var playerId: ParticipantID
+    public var answerText: String
+    public var isCorrect: Bool
+    public var pointsAwarded: Int
+    public var lockedAtLevelPoints: Int
+}
+
+public struct DestinationResults: Codable, Sendable, Equatable {
+    public var results: [DestinationResult]
+}
+
+public struct ScoreboardUpdate: Codable, Sendable, Equatable {
+    public var standings: [Standing]
+}
+
+public struct FollowupPresent: Codable, Sendable, Equatable {
+    /// 1-based.
+    public var index: Int
+    public var total: Int
+    public var questionText: String
+    public var options: [String]?
+    public var timer: TimerView
+}
+
+public struct FollowupLocked: Codable, Sendable, Equatable {
+    public var index: Int
+}
+
+public struct FollowupResult: Codable, Sendable, Equatable {
+    public var playerId: ParticipantID
+    /// Absent when the player gave no answer.
+    public var answerText: String?
+    public var isCorrect: Bool
+    public var pointsAwarded: Int
+}
+
+public struct FollowupResults: Codable, Sendable, Equatable {
+    public var index: Int
+    public var correctAnswer: String
+    public var results: [FollowupResult]
+}
+
+public struct FinalResults: Codable, Sendable, Equatable {
+    /// The single winner, or the first of the tie winners; absent when nobody is left.
+    public var winnerPlayerId: ParticipantID?
+    public var isTie: Bool
+    public var tieWinners: [ParticipantID]
+    public var standingsTop: [Standing]
+    public var standingsFull: [Standing]
+}
+
+public struct AudioPlay: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        case intro, clue, reveal, followup, banter
+    }
+    public var clipId: String
+    public var kind: Kind
+    /// Filled in by the box, which knows where it serves the clip.
+    public var url: String?
+    public var startAtServerMs: ServerTime
+    /// Filled in by the box from the clip file; absent when the clip is missing.
+    public var durationMs: Int64?
+}
+
+public struct AudioStop: Codable, Sendable, Equatable {}
+
+public struct MusicSet: Codable, Sendable, Equatable {
+    public var trackId: String
+    public var mode: String
+    public var startAtServerMs: ServerTime
+    public var gainDb: Double
+}
+
+public struct MusicStop: Codable, Sendable, Equatable {
+    public var fadeOutMs: Int
+}
+
+public struct MusicGain: Codable, Sendable, Equatable {
+    public var gainDb: Double
+}
+
+public struct SfxPlay: Codable, Sendable, Equatable {
+    public var sfxId: String
+    public var startAtServerMs: ServerTime
+}
+
+public struct UIEffectTrigger: Codable, Sendable, Equatable {
+    public var effectId: String
+    public var intensity: String
+    public var durationMs: Int
+    public var startAtServerMs: ServerTime
+}
+
+public struct SessionEnded: Codable, Sendable, Equatable {
+    public var reason: String
+}
+
+public struct ErrorPayload: Codable, Sendable, Equatable {
+    public var code: String
+    public var message: String
+    public var retryable: Bool
+
+    public init(code: String, message: String, retryable: Bool = false) {
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+    }
+}
+
+public struct Welcome: Codable, Sendable, Equatable {
+    public var connectionId: String
+    public var serverTimeMs: ServerTime
+    public var timeOffsetHintMs: Int64
+    public var role: Role
+    public var playerId: ParticipantID?
+    public var projection: Projection
+
+    public init(
+        connectionId: String, serverTimeMs: ServerTime, timeOffsetHintMs: Int64, role: Role, playerId: ParticipantID?,
+        projection: Projection
+    ) {
+        self.connectionId = connectionId
+        self.serverTimeMs = serverTimeMs
+        self.timeOffsetHintMs = timeOffsetHintMs
+        self.role = role
+        self.playerId = playerId
+        self.projection = projection
+    }
+}
+
+public struct Pong: Codable, Sendable, Equatable {
+    public var clientTimeMs: Int64
+    public var serverTimeMs: ServerTime
+
+    public init(clientTimeMs: Int64, serverTimeMs: ServerTime) {
+        self.clientTimeMs = clientTimeMs
+        self.serverTimeMs = serverTimeMs
+    }
+}

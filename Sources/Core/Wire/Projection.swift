@@ -1,0 +1,116 @@
+/// One recipient's view of the game: the payload of STATE_SNAPSHOT (CONTRACT.md "STATE_SNAPSHOT payload").
+/// Built only by `Game.projection(for:now:)`, which applies the secrecy rules.
+public struct Projection: Codable, Sendable, Equatable {
+    public struct Round: Codable, Sendable, Equatable {
+        /// 1-based.
+        public var index: Int
+        public var total: Int
+        public var destination: DestinationView?
+    }
+
+    public struct DestinationView: Codable, Sendable, Equatable {
+        public var name: String
+        public var country: String
+        /// HOST only.
+        public var aliases: [String]?
+        /// HOST only.
+        public var sources: [String]?
+    }
+
+    public struct Clue: Codable, Sendable, Equatable {
+        public var levelPoints: Int
+        public var clueText: String
+        public var levelIndex: Int
+        public var totalLevels: Int
+    }
+
+    public struct Brake: Codable, Sendable, Equatable {
+        public var brakeOwnerPlayerId: ParticipantID
+        public var levelPoints: Int
+        public var deadlineServerMs: ServerTime
+    }
+
+    public struct LockedAnswer: Codable, Sendable, Equatable {
+        public var playerId: ParticipantID
+        public var lockedAtLevelPoints: Int
+        /// HOST only before the reveal.
+        public var answerText: String?
+    }
+
+    public struct Followup: Codable, Sendable, Equatable {
+        public var index: Int
+        public var total: Int
+        public var questionText: String
+        public var options: [String]?
+        public var timer: TimerView
+        /// Whether answers are still taken.
+        public var isOpen: Bool
+        /// HOST always; everyone once FOLLOWUP_RESULTS of this question went out.
+        public var correctAnswer: String?
+        /// How many players have answered so far.
+        public var answeredCount: Int
+    }
+
+    public struct You: Codable, Sendable, Equatable {
+        public var playerId: ParticipantID
+        public var name: String
+        public var points: Int
+        public var hasLockedAnswer: Bool
+        /// 1-based place on the scoreboard (shared places share the number).
+        public var rank: Int
+        /// Your current answer to the open followup, if any.
+        public var followupAnswer: String?
+    }
+
+    public var version: Int
+    public var phase: Phase
+    public var paused: Bool
+    public var joinCode: String
+    public var joinUrl: String
+    public var settings: Settings
+    public var hasHost: Bool
+    public var hasTv: Bool
+    public var players: [PlayerView]
+    public var round: Round?
+    public var clue: Clue?
+    public var brake: Brake?
+    public var lockedAnswers: [LockedAnswer]
+    public var followup: Followup?
+    public var scoreboard: [Standing]
+    public var timers: [TimerView]
+    public var finalResults: FinalResults?
+    public var you: You?
+    /// Set once the session has ended (then every command is refused).
+    public var endedReason: String?
+}
+
+extension Projection {
+    private enum CodingKeys: String, CodingKey {
+        case version, phase, paused, joinCode, joinUrl, settings, hasHost, hasTv, players, round, clue, brake
+        case lockedAnswers, followup, scoreboard, timers, finalResults, you, endedReason
+    }
+
+    /// The contract writes absent parts as `null`, so they are encoded explicitly rather than left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(phase, forKey: .phase)
+        try container.encode(paused, forKey: .paused)
+        try container.encode(joinCode, forKey: .joinCode)
+        try container.encode(joinUrl, forKey: .joinUrl)
+        try container.encode(settings, forKey: .settings)
+        try container.encode(hasHost, forKey: .hasHost)
+        try container.encode(hasTv, forKey: .hasTv)
+        try container.encode(players, forKey: .players)
+        try container.encode(round, forKey: .round)
+        try container.encode(clue, forKey: .clue)
+        try container.encode(brake, forKey: .brake)
+        try container.encode(lockedAnswers, forKey: .lockedAnswers)
+        try container.encode(followup, forKey: .followup)
+        try container.encode(scoreboard, forKey: .scoreboard)
+        try container.encode(timers, forKey: .timers)
+        try container.encode(finalResults, forKey: .finalResults)
+        try container.encode(you, forKey: .you)
+        try container.encodeIfPresent(endedReason, forKey: .endedReason)
+    }
+}

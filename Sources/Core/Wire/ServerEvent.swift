@@ -1,0 +1,180 @@
+import Foundation
+
+/// Every message the box sends, by the contract's `type` names.
+public enum ServerEvent: Sendable, Equatable {
+    case welcome(Welcome)
+    case stateSnapshot(Projection)
+    case pong(Pong)
+    case error(ErrorPayload)
+    case playerJoined(PlayerJoined)
+    case playerLeft(PlayerLeft)
+    case lobbyUpdated(LobbyUpdated)
+    case cluePresent(CluePresent)
+    case brakeAccepted(BrakeAccepted)
+    case brakeRejected(BrakeRejected)
+    case brakeAnswerLocked(BrakeAnswerLocked)
+    case destinationReveal(DestinationReveal)
+    case destinationResults(DestinationResults)
+    case scoreboardUpdate(ScoreboardUpdate)
+    case followupPresent(FollowupPresent)
+    case followupLocked(FollowupLocked)
+    case followupResults(FollowupResults)
+    case finalResultsPresent(FinalResults)
+    case timerSync(TimerView)
+    case audioPlay(AudioPlay)
+    case audioStop(AudioStop)
+    case musicSet(MusicSet)
+    case musicStop(MusicStop)
+    case musicGainSet(MusicGain)
+    case sfxPlay(SfxPlay)
+    case uiEffectTrigger(UIEffectTrigger)
+    case sessionEnded(SessionEnded)
+
+    public var type: String {
+        switch self {
+        case .welcome: "WELCOME"
+        case .stateSnapshot: "STATE_SNAPSHOT"
+        case .pong: "PONG"
+        case .error: "ERROR"
+        case .playerJoined: "PLAYER_JOINED"
+        case .playerLeft: "PLAYER_LEFT"
+        case .lobbyUpdated: "LOBBY_UPDATED"
+        case .cluePresent: "CLUE_PRESENT"
+        case .brakeAccepted: "BRAKE_ACCEPTED"
+        case .brakeRejected: "BRAKE_REJECTED"
+        case .brakeAnswerLocked: "BRAKE_ANSWER_LOCKED"
+        case .destinationReveal: "DESTINATION_REVEAL"
+        case .destinationResults: "DESTINATION_RESULTS"
+        case .scoreboardUpdate: "SCOREBOARD_UPDATE"
+        case .followupPresent: "FOLLOWUP_PRESENT"
+        case .followupLocked: "FOLLOWUP_LOCKED"
+        case .followupResults: "FOLLOWUP_RESULTS"
+        case .finalResultsPresent: "FINAL_RESULTS_PRESENT"
+        case .timerSync: "TIMER_SYNC"
+        case .audioPlay: "AUDIO_PLAY"
+        case .audioStop: "AUDIO_STOP"
+        case .musicSet: "MUSIC_SET"
+        case .musicStop: "MUSIC_STOP"
+        case .musicGainSet: "MUSIC_GAIN_SET"
+        case .sfxPlay: "SFX_PLAY"
+        case .uiEffectTrigger: "UI_EFFECT_TRIGGER"
+        case .sessionEnded: "SESSION_ENDED"
+        }
+    }
+
+    /// Sound and picture cues for the room: sent to the TV, and played by the box itself.
+    public var isAudio: Bool {
+        switch self {
+        case .audioPlay, .audioStop, .musicSet, .musicStop, .musicGainSet, .sfxPlay, .uiEffectTrigger: true
+        case .welcome, .stateSnapshot, .pong, .error, .playerJoined, .playerLeft, .lobbyUpdated, .cluePresent,
+            .brakeAccepted, .brakeRejected, .brakeAnswerLocked, .destinationReveal, .destinationResults,
+            .scoreboardUpdate, .followupPresent, .followupLocked, .followupResults, .finalResultsPresent, .timerSync,
+            .sessionEnded:
+            false
+        }
+    }
+
+    fileprivate func encodePayload(to container: inout KeyedEncodingContainer<ServerMessage.CodingKeys>) throws {
+        let key = ServerMessage.CodingKeys.payload
+        switch self {
+        case .welcome(let payload): try container.encode(payload, forKey: key)
+        case .stateSnapshot(let payload): try container.encode(payload, forKey: key)
+        case .pong(let payload): try container.encode(payload, forKey: key)
+        case .error(let payload): try container.encode(payload, forKey: key)
+        case .playerJoined(let payload): try container.encode(payload, forKey: key)
+        case .playerLeft(let payload): try container.encode(payload, forKey: key)
+        case .lobbyUpdated(let payload): try container.encode(payload, forKey: key)
+        case .cluePresent(let payload): try container.encode(payload, forKey: key)
+        case .brakeAccepted(let payload): try container.encode(payload, forKey: key)
+        case .brakeRejected(let payload): try container.encode(payload, forKey: key)
+        case .brakeAnswerLocked(let payload): try container.encode(payload, forKey: key)
+        case .destinationReveal(let payload): try container.encode(payload, forKey: key)
+        case .destinationResults(let payload): try container.encode(payload, forKey: key)
+        case .scoreboardUpdate(let payload): try container.encode(payload, forKey: key)
+        case .followupPresent(let payload): try container.encode(payload, forKey: key)
+        case .followupLocked(let payload): try container.encode(payload, forKey: key)
+        case .followupResults(let payload): try container.encode(payload, forKey: key)
+        case .finalResultsPresent(let payload): try container.encode(payload, forKey: key)
+        case .timerSync(let payload): try container.encode(payload, forKey: key)
+        case .audioPlay(let payload): try container.encode(payload, forKey: key)
+        case .audioStop(let payload): try container.encode(payload, forKey: key)
+        case .musicSet(let payload): try container.encode(payload, forKey: key)
+        case .musicStop(let payload): try container.encode(payload, forKey: key)
+        case .musicGainSet(let payload): try container.encode(payload, forKey: key)
+        case .sfxPlay(let payload): try container.encode(payload, forKey: key)
+        case .uiEffectTrigger(let payload): try container.encode(payload, forKey: key)
+        case .sessionEnded(let payload): try container.encode(payload, forKey: key)
+        }
+    }
+
+    fileprivate init(type: String, from container: KeyedDecodingContainer<ServerMessage.CodingKeys>) throws {
+        let key = ServerMessage.CodingKeys.payload
+        func payload<T: Decodable>(_: T.Type) throws -> T { try container.decode(T.self, forKey: key) }
+        switch type {
+        case "WELCOME": self = .welcome(try payload(Welcome.self))
+        case "STATE_SNAPSHOT": self = .stateSnapshot(try payload(Projection.self))
+        case "PONG": self = .pong(try payload(Pong.self))
+        case "ERROR": self = .error(try payload(ErrorPayload.self))
+        case "PLAYER_JOINED": self = .playerJoined(try payload(PlayerJoined.self))
+        case "PLAYER_LEFT": self = .playerLeft(try payload(PlayerLeft.self))
+        case "LOBBY_UPDATED": self = .lobbyUpdated(try payload(LobbyUpdated.self))
+        case "CLUE_PRESENT": self = .cluePresent(try payload(CluePresent.self))
+        case "BRAKE_ACCEPTED": self = .brakeAccepted(try payload(BrakeAccepted.self))
+        case "BRAKE_REJECTED": self = .brakeRejected(try payload(BrakeRejected.self))
+        case "BRAKE_ANSWER_LOCKED": self = .brakeAnswerLocked(try payload(BrakeAnswerLocked.self))
+        case "DESTINATION_REVEAL": self = .destinationReveal(try payload(DestinationReveal.self))
+        case "DESTINATION_RESULTS": self = .destinationResults(try payload(DestinationResults.self))
+        case "SCOREBOARD_UPDATE": self = .scoreboardUpdate(try payload(ScoreboardUpdate.self))
+        case "FOLLOWUP_PRESENT": self = .followupPresent(try payload(FollowupPresent.self))
+        case "FOLLOWUP_LOCKED": self = .followupLocked(try payload(FollowupLocked.self))
+        case "FOLLOWUP_RESULTS": self = .followupResults(try payload(FollowupResults.self))
+        case "FINAL_RESULTS_PRESENT": self = .finalResultsPresent(try payload(FinalResults.self))
+        case "TIMER_SYNC": self = .timerSync(try payload(TimerView.self))
+        case "AUDIO_PLAY": self = .audioPlay(try payload(AudioPlay.self))
+        case "AUDIO_STOP": self = .audioStop(try payload(AudioStop.self))
+        case "MUSIC_SET": self = .musicSet(try payload(MusicSet.self))
+        case "MUSIC_STOP": self = .musicStop(try payload(MusicStop.self))
+        case "MUSIC_GAIN_SET": self = .musicGainSet(try payload(MusicGain.self))
+        case "SFX_PLAY": self = .sfxPlay(try payload(SfxPlay.self))
+        case "UI_EFFECT_TRIGGER": self = .uiEffectTrigger(try payload(UIEffectTrigger.self))
+        case "SESSION_ENDED": self = .sessionEnded(try payload(SessionEnded.self))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown server message type \(type)")
+        }
+    }
+}
+
+/// The envelope of every server → client message: `{ type, sessionId, serverTimeMs, payload }`.
+public struct ServerMessage: Codable, Sendable, Equatable {
+    public var sessionId: String
+    public var serverTimeMs: ServerTime
+    public var event: ServerEvent
+
+    public init(sessionId: String, serverTimeMs: ServerTime, event: ServerEvent) {
+        self.sessionId = sessionId
+        self.serverTimeMs = serverTimeMs
+        self.event = event
+    }
+
+    public var type: String { event.type }
+
+    enum CodingKeys: String, CodingKey {
+        case type, sessionId, serverTimeMs, payload
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event.type, forKey: .type)
+        try container.encode(sessionId, forKey: .sessionId)
+        try container.encode(serverTimeMs, forKey: .serverTimeMs)
+        try event.encodePayload(to: &container)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sessionId = try container.decode(String.self, forKey: .sessionId)
+        serverTimeMs = try container.decode(ServerTime.self, forKey: .serverTimeMs)
+        event = try ServerEvent(type: try container.decode(String.self, forKey: .type), from: container)
+    }
+}
