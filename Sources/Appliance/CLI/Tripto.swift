@@ -31,10 +31,6 @@ struct ValidatePack: ParsableCommand {
     @Argument(help: "Pack folders (holding pack.json) or pack.json files.")
     var paths: [String]
 
-    func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("Name at least one pack folder or pack.json file.") }
-    }
-
     func run() throws {
         let (lines, ok) = PackFiles.validate(paths)
         for line in lines { print(line) }

@@ -65,7 +65,7 @@ enum PackSchema {
         .required("title", .string(length: 1...60)),
         .optional("description", .string(length: 1...300)),
         .required("language", .string(length: 2...2)),
-        .required("version", .string(length: 5...20)),
+        .required("version", .string(length: 1...20)),
         .required("licence", .string(length: 1...60)),
         .optional("attribution", .string(length: 1...300)),
         .required("destinations", .array(of: destination, count: 1...500)),

@@ -177,7 +177,8 @@ public enum ClientMessage: Sendable, Equatable {
         case DecodingError.valueNotFound(let type, let context):
             return "\(path(context.codingPath)) must be \(type), not null"
         case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+            // The envelope was read already, so this is a value Foundation refuses (say a number out of range).
+            return context.codingPath.isEmpty ? "payload is invalid" : "\(path(context.codingPath)) is invalid"
         default:
             return "invalid payload"
         }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Appliance
+
+/// `tripto pack validate`, run as the real binary: what a pack author sees and the exit status.
+@Suite("tripto pack validate")
+struct PackCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built `tripto` next to this test bundle.
+    static var binary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("tripto").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("tripto")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func temporaryPack(_ edit: (inout String) -> Void) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-pack-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var text = try String(
+            contentsOf: root.appendingPathComponent("Tests/CoreTests/Fixtures/mini.json"), encoding: .utf8)
+        edit(&text)
+        try text.write(to: folder.appendingPathComponent("pack.json"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test("the shipped packs pass with status 0")
+    func shipped() throws {
+        let packs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("packs").path)
+            .sorted().map { "packs/\($0)" }
+        let (status, output) = try Self.run(["pack", "validate"] + packs)
+        #expect(status == 0, "\(output)")
+        #expect(output.hasSuffix("\(packs.count) packs valid\n"))
+    }
+
+    @Test("a broken pack fails with status 1 and a precise message")
+    func broken() throws {
+        let folder = try Self.temporaryPack {
+            $0 = $0.replacingOccurrences(of: "Volvo was founded here", with: "Volvo was founded in Gothenburg")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output) = try Self.run(["pack", "validate", folder.path])
+        #expect(status == 1)
+        #expect(
+            output == """
+                \(folder.path)/pack.json: $.destinations[0].clues[2].text: gives the answer away: it names "Gothenburg"
+                1 problem found
+
+                """)
+    }
+
+    @Test("one bad pack among good ones: all are reported, status 1")
+    func mixed() throws {
+        let folder = try Self.temporaryPack {
+            $0 = $0.replacingOccurrences(of: "\"format\": 1", with: "\"format\": \"one\"")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output) = try Self.run(["pack", "validate", "packs/sv-sverige", folder.path, "no/such/pack"])
+        #expect(status == 1)
+        #expect(output.contains("packs/sv-sverige/pack.json: ok — sv-sverige (sv), "))
+        #expect(output.contains("\(folder.path)/pack.json: $.format: must be a number, found a string"))
+        #expect(output.contains("no/such/pack: cannot be read (no such file, or not a pack folder)"))
+        #expect(output.hasSuffix("2 problems found\n"))
+    }
+
+    @Test("the same pack twice is a duplicate id")
+    func duplicateIds() throws {
+        let (status, output) = try Self.run(["pack", "validate", "packs/en-europe", "packs/en-europe/pack.json"])
+        #expect(status == 1)
+        #expect(
+            output.contains(
+                "packs/en-europe/pack.json: $.packId: \"en-europe\" is also the id of packs/en-europe/pack.json"))
+    }
+
+    @Test("no paths is a usage error")
+    func usage() throws {
+        let (status, output) = try Self.run(["pack", "validate"])
+        #expect(status == 64)
+        #expect(output.contains("Missing expected argument '<paths> ...'"))
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+
+@testable import Core
+
+@Suite("Pack validation")
+struct PackValidatorTests {
+    private func problems(_ mutate: (inout [String: Any]) -> Void) throws -> [String] {
+        var tree = try Fixture.miniTree()
+        mutate(&tree)
+        let data = try JSONSerialization.data(withJSONObject: tree)
+        return PackValidator.validate(data: data, file: "mini.json").problems.map(\.description)
+    }
+
+    private func destination(_ tree: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+        var destinations = tree["destinations"] as! [[String: Any]]
+        change(&destinations[0])
+        tree["destinations"] = destinations
+    }
+
+    private func clue(_ index: Int, _ tree: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+        destination(&tree) { destination in
+            var clues = destination["clues"] as! [[String: Any]]
+            change(&clues[index])
+            destination["clues"] = clues
+        }
+    }
+
+    private func followup(_ index: Int, _ tree: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+        destination(&tree) { destination in
+            var followups = destination["followups"] as! [[String: Any]]
+            change(&followups[index])
+            destination["followups"] = followups
+        }
+    }
+
+    @Test("the mini fixture is valid")
+    func validFixture() throws {
+        #expect(try problems { _ in }.isEmpty)
+    }
+
+    @Test("every shipped pack is valid")
+    func shippedPacks() throws {
+        let packs = Fixture.repositoryRoot.appendingPathComponent("packs")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: packs.path).sorted()
+        #expect(folders.count >= 2)
+        var loaded: [(file: String, pack: Pack)] = []
+        for folder in folders {
+            let file = packs.appendingPathComponent(folder).appendingPathComponent("pack.json")
+            let result = PackValidator.validate(data: try Data(contentsOf: file), file: file.path)
+            #expect(result.problems.isEmpty, "\(result.problems)")
+            let pack = try #require(result.pack)
+            #expect(pack.packId == folder, "a pack's folder is named after its packId")
+            #expect(pack.destinations.count >= 5)
+            loaded.append((file.path, pack))
+        }
+        #expect(PackValidator.checkTogether(loaded).isEmpty)
+        #expect(Set(loaded.map(\.pack.language)) == Set(Language.allCases))
+    }
+
+    @Test("syntax errors are reported, not thrown")
+    func notJSON() {
+        let result = PackValidator.validate(data: Data("{ \"format\": 1, ".utf8), file: "bad.json")
+        #expect(result.pack == nil)
+        #expect(result.problems.count == 1)
+        #expect(result.problems[0].description.hasPrefix("bad.json: $: is not valid JSON"))
+    }
+
+    @Test("schema problems name the path")
+    func schema() throws {
+        #expect(try problems { $0["format"] = 2 } == ["mini.json: $.format: must be exactly 1, found 2"])
+        #expect(try problems { $0["title"] = 5 } == ["mini.json: $.title: must be a string, found a number"])
+        #expect(try problems { $0.removeValue(forKey: "licence") } == ["mini.json: $.licence: is required"])
+        #expect(try problems { $0["titel"] = "x" } == ["mini.json: $.titel: unknown key"])
+        #expect(
+            try problems { tree in destination(&tree) { $0["Aliases"] = [] } }.contains(
+                "mini.json: $.destinations[0].Aliases: unknown key (did you mean \"aliases\"?)"))
+        #expect(
+            try problems { tree in destination(&tree) { $0["lat"] = 95.5 } } == [
+                "mini.json: $.destinations[0].lat: must be between -90.0 and 90.0, found 95.5"
+            ])
+        #expect(
+            try problems { tree in destination(&tree) { $0["lon"] = "11.9" } } == [
+                "mini.json: $.destinations[0].lon: must be a number, found a string"
+            ])
+        #expect(
+            try problems { tree in clue(2, &tree) { $0["points"] = 6.5 } } == [
+                "mini.json: $.destinations[0].clues[2].points: must be a whole number, found 6.5"
+            ])
+        #expect(
+            try problems { tree in clue(1, &tree) { $0["claims"] = [] } } == [
+                "mini.json: $.destinations[0].clues[1].claims: must have 1–10 entries, has 0"
+            ])
+        #expect(
+            try problems { tree in followup(0, &tree) { $0["sources"] = ["wikipedia"] } } == [
+                "mini.json: $.destinations[0].followups[0].sources[0]: must be an http(s) URL, found \"wikipedia\""
+            ])
+        #expect(
+            try problems { tree in destination(&tree) { $0["revealText"] = "   " } } == [
+                "mini.json: $.destinations[0].revealText: must not be empty"
+            ])
+        #expect(
+            try problems { tree in
+                destination(&tree) { $0["clues"] = Array(($0["clues"] as! [Any]).prefix(4)) }
+            } == ["mini.json: $.destinations[0].clues: must have exactly 5 entries, has 4"])
+    }
+
+    @Test("every schema problem is reported at once")
+    func manyProblems() throws {
+        let found = try problems { tree in
+            tree["language"] = 1
+            destination(&tree) { $0.removeValue(forKey: "country") }
+            clue(4, &tree) { $0["text"] = "short" }
+        }
+        #expect(
+            found == [
+                "mini.json: $.language: must be a string, found a number",
+                "mini.json: $.destinations[0].country: is required",
+                "mini.json: $.destinations[0].clues[4].text: must be 10–300 characters long, is 5",
+            ])
+    }
+
+    @Test("content rules")
+    func content() throws {
+        #expect(try problems { $0["language"] = "de" }.first?.contains("cannot be read as a pack") == true)
+        #expect(
+            try problems { $0["packId"] = "Test Mini" } == [
+                "mini.json: $.packId: must use only lowercase letters, digits and \"-\", found \"Test Mini\""
+            ])
+        #expect(
+            try problems { $0["version"] = "1.0" } == ["mini.json: $.version: must be MAJOR.MINOR.PATCH, found \"1.0\""]
+        )
+        #expect(
+            try problems { tree in clue(1, &tree) { $0["points"] = 6 } } == [
+                "mini.json: $.destinations[0].clues: points must be 10, 8, 6, 4, 2 in that order, found 10, 6, 6, 4, 2"
+            ])
+        #expect(
+            try problems { tree in clue(3, &tree) { $0["text"] = "Welcome to Gothenburg harbour!" } } == [
+                "mini.json: $.destinations[0].clues[3].text: gives the answer away: it names \"Gothenburg\""
+            ])
+        // Through an alias, in a genitive form, with other case and no diacritics.
+        #expect(
+            try problems { tree in clue(3, &tree) { $0["text"] = "GOTEBORGS hamn is busy." } } == [
+                "mini.json: $.destinations[0].clues[3].text: gives the answer away: it names \"Göteborg\""
+            ])
+        #expect(
+            try problems { tree in clue(0, &tree) { $0["text"] = "A port city in Sverige, founded in 1621." } } == [
+                "mini.json: $.destinations[0].clues[0].text: the 10-point clue must not name the country, but it names \"Sverige\""
+            ])
+        #expect(
+            try problems { tree in clue(2, &tree) { $0["text"] = "Liseberg opened here in 1923." } } == [
+                "mini.json: $.destinations[0].followups[0].answer: \"Liseberg\" already appears in clues[2] (6 points)"
+            ])
+        #expect(
+            try problems { tree in followup(1, &tree) { $0["question"] = "Was it Gustav Adolf who founded it?" } } == [
+                "mini.json: $.destinations[0].followups[1].question: contains its own answer \"Gustav Adolf\""
+            ])
+        #expect(
+            try problems { tree in followup(0, &tree) { $0["options"] = ["Gröna Lund", "Tivoli"] } } == [
+                "mini.json: $.destinations[0].followups[0].options: none of the options is the answer \"Liseberg\""
+            ])
+        #expect(
+            try problems { tree in followup(0, &tree) { $0["options"] = ["Liseberg", "liseberg!", "Tivoli"] } }
+                .contains(
+                    "mini.json: $.destinations[0].followups[0].options: has two options that read the same"))
+        #expect(
+            try problems { tree in
+                clue(4, &tree) { $0["claims"] = [["id": "c1", "statement": "x", "sources": ["https://a.org/x"]]] }
+            } == [
+                "mini.json: $.destinations[0].clues[4].claims[0].id: \"c1\" is used by another claim of this destination"
+            ])
+    }
+
+    @Test("duplicate destinations and pack ids")
+    func duplicates() throws {
+        let found = try problems { tree in
+            var destinations = tree["destinations"] as! [[String: Any]]
+            var copy = destinations[0]
+            copy["name"] = "GOTHENBURG"
+            destinations.append(copy)
+            tree["destinations"] = destinations
+        }
+        #expect(
+            found == [
+                "mini.json: $.destinations[1].id: \"gothenburg\" is also the id of destinations[0]",
+                "mini.json: $.destinations[1].name: \"GOTHENBURG\" is also the name of destinations[0]",
+            ])
+        let pack = try Fixture.miniPack()
+        #expect(
+            PackValidator.checkTogether([("a/pack.json", pack), ("b/pack.json", pack)]).map(\.description) == [
+                "b/pack.json: $.packId: \"test-mini\" is also the id of a/pack.json"
+            ])
+    }
+
+    @Test("mentions: word sequences and short inflections, not substrings")
+    func mentions() {
+        let words = AnswerText.words("Göteborgs hamn ligger vid Göta älv, nära New York-gatan.")
+        #expect(PackValidator.mentions(words, "Göteborg"))
+        #expect(PackValidator.mentions(words, "new york"))
+        #expect(!PackValidator.mentions(words, "York City"))
+        #expect(!PackValidator.mentions(words, "Göt"))
+        #expect(!PackValidator.mentions(AnswerText.words("Romerska rikets arv"), "Rom"))
+        #expect(PackValidator.mentions(AnswerText.words("Parisarnas favorit"), "Paris") == false)
+        #expect(PackValidator.mentions(AnswerText.words("Paris's river"), "Paris"))
+    }
+}
