@@ -5,10 +5,8 @@ PORT ?= 8080
 .PHONY: run test build release deps test-deps format lint clean
 
 run: deps build
-	@$(SWIFT) run tripto pack validate packs/*
-	@echo
-	@echo "The game core and the packs are ready. The server (tripto serve) arrives with the next"
-	@echo "issue; until then there is nothing to open in a browser."
+	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
+	$(SWIFT) run tripto serve --port $(PORT) --data-dir ./data --packs ./packs
 
 test: test-deps
 	@scripts/run-tests

@@ -9,7 +9,7 @@ struct Tripto: AsyncParsableCommand {
         commandName: "tripto",
         abstract: "Tripto box: an offline På Spåret-style travel quiz for the living room.",
         version: version,
-        subcommands: [PackCommand.self]
+        subcommands: [ServeCommand.self, PackCommand.self]
     )
 }
 

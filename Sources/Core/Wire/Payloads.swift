@@ -177,6 +177,7 @@ public struct UIEffectTrigger: Codable, Sendable, Equatable {
 
 public struct SessionEnded: Codable, Sendable, Equatable {
     public var reason: String
+    public init(reason: String) { self.reason = reason }
 }
 
 public struct ErrorPayload: Codable, Sendable, Equatable {

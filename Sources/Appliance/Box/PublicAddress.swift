@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The base URL phones reach the box at: `--public-url`, else `http://<LAN IPv4>:<port>`. Phones often
+/// cannot resolve `.local` names, so the address is numeric. The port is the one actually bound.
+final class PublicAddress: Sendable {
+    private let configured: String?
+    private let state = Mutex<String>("http://127.0.0.1:8080")
+
+    init(configured: String?, port: Int) {
+        self.configured = configured.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        bound(port: port)
+    }
+
+    /// Called once the server listens, with the real port (which differs when 0 was asked for).
+    func bound(port: Int) {
+        let base = configured ?? "http://\(Self.lanIPv4() ?? "127.0.0.1"):\(port)"
+        state.withLock { $0 = base }
+    }
+
+    var baseURL: String { state.withLock { $0 } }
+
+    var webSocketURL: String {
+        let base = baseURL
+        if base.hasPrefix("https://") { return "wss://" + base.dropFirst("https://".count) + "/ws" }
+        if base.hasPrefix("http://") { return "ws://" + base.dropFirst("http://".count) + "/ws" }
+        return base + "/ws"
+    }
+
+    func joinURL(sessionId: String, joinToken: String) -> String {
+        "\(baseURL)/join/\(sessionId)?t=\(joinToken)"
+    }
+
+    /// The first IPv4 address of an interface that is up and not loopback.
+    static func lanIPv4() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        var found: [(name: String, address: String)] = []
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == UInt8(AF_INET),
+                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard
+                getnameinfo(
+                    address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                    NI_NUMERICHOST)
+                    == 0
+            else { continue }
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            found.append((String(cString: entry.pointee.ifa_name), text))
+        }
+        // Prefer wired and wireless LAN names over container bridges and VPNs.
+        let preferred = found.first { $0.name.hasPrefix("e") || $0.name.hasPrefix("w") }
+        return (preferred ?? found.first)?.address
+    }
+}

@@ -1,0 +1,42 @@
+import Crypto
+import Foundation
+
+/// Random identifiers and tokens, and the one-way hash under which tokens are stored.
+enum Secrets {
+    private static let base32 = Array("abcdefghijklmnopqrstuvwxyz234567")
+
+    /// 16 characters of lowercase base32 (80 random bits).
+    static func sessionId() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<16).map { _ in base32.randomElement(using: &generator)! })
+    }
+
+    /// An opaque participant id.
+    static func participantId() -> String { "p_" + token(bytes: 9) }
+
+    /// `bytes` random bytes (from the system's CSPRNG) as URL-safe base64 without padding.
+    static func token(bytes: Int = 24) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// What the database keeps of a token: its SHA-256, hex.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares without an early exit, so timing does not tell how much of a guess was right.
+    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// The box's clock: the one place that reads the time, in the wire's epoch milliseconds.
+enum ServerClock {
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}

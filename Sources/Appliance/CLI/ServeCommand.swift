@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the box: the game server, its web API and WebSocket, with sessions kept in SQLite.",
+        discussion: """
+            Sessions survive a restart: the box replays each live session's command log from \
+            <data-dir>/tripto.sqlite and re-arms its timers. Stop it with SIGTERM or Ctrl-C.
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "0.0.0.0"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(name: .customLong("data-dir"), help: "Where the database lives (default: $STATE_DIRECTORY, else ./data).")
+    var dataDirectory: String?
+
+    @Option(help: "Folder of content packs.")
+    var packs = "./packs"
+
+    @Option(
+        name: .customLong("public-url"),
+        help: "Base URL for join links and QR codes (default: http://<LAN IPv4>:<port>).")
+    var publicURL: String?
+
+    @Option(name: .customLong("default-pack"), help: "Pack for sessions that do not choose one.")
+    var defaultPack: String?
+
+    @Option(name: .customLong("max-players"), help: "Players per session.")
+    var maxPlayers = 50
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Flag(name: .customLong("no-qr"), help: "Do not print the launch QR code in the terminal.")
+    var noQR = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not a level")
+        }
+        guard maxPlayers >= 1 else { throw ValidationError("--max-players must be at least 1") }
+        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
+            throw ValidationError("--public-url must start with http:// or https://")
+        }
+    }
+
+    func run() async throws {
+        var configuration = BoxConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.dataDirectory =
+            dataDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"] ?? "./data"
+        configuration.packsDirectory = packs
+        configuration.publicURL = publicURL
+        configuration.defaultPackId = defaultPack
+        configuration.maxPlayers = maxPlayers
+        configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        configuration.printQRCode = !noQR
+
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "tripto")
+        let box = try await Box(configuration: configuration, logger: logger)
+        let printQR = configuration.printQRCode
+        try await box.run { port in
+            let url = box.address.baseURL
+            var banner = "Tripto box is ready: \(url)\nlistening on port \(port)\n"
+            if printQR, let code = try? QRCode(url + "/") {
+                banner += "\nScan to open it on a phone on the same network:\n\(code.terminalText())\n"
+            }
+            print(banner)
+            fflush(nil)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Core
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The request context of every route: WebSocket upgrades and the caller's address (for throttling).
+struct BoxRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Bodies above the contract's 16 KiB are refused before they are read in full.
+    var maxUploadSize: Int { 16 * 1024 }
+
+    var callerAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}
+
+extension BoxError: HTTPResponseError {
+    var status: HTTPResponse.Status { .init(code: httpStatus) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.writeBytes(try JSONEncoder().encode(["error": code, "message": message]))
+        return Response(
+            status: .init(code: httpStatus), headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: body))
+    }
+}
+
+extension Request {
+    /// The JSON body as `T`; an empty body decodes as `{}`. Malformed, wrongly typed or oversize → 400.
+    func decodeBody<T: Decodable>(_ type: T.Type, context: BoxRequestContext) async throws(BoxError) -> T {
+        var buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw .badRequest("The body is larger than 16 KiB")
+        }
+        let data = buffer.readData(length: buffer.readableBytes) ?? Data()
+        do {
+            return try JSONDecoder().decode(T.self, from: data.isEmpty ? Data("{}".utf8) : data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.first?.stringValue == "settings" {
+            throw BoxError(
+                status: 400, code: "INVALID_SETTINGS",
+                message:
+                    "settings.\(context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")) has a value the box does not know"
+            )
+        } catch {
+            throw .badRequest("The body is not the JSON this endpoint expects (\(JSONProblem.describe(error)))")
+        }
+    }
+
+    /// The bearer token of an `Authorization` header, if any.
+    var bearerToken: String? {
+        guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}
+
+/// Readable decoding errors for API callers.
+enum JSONProblem {
+    static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty
+                ? "the body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case DecodingError.keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
+        case DecodingError.valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+        default: return "unreadable"
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Core
+import Foundation
+import Hummingbird
+
+/// The REST side of the contract (CONTRACT.md section 2): sessions, joining, packs, QR codes, clips.
+struct SessionsController: Sendable {
+    let hub: SessionHub
+    let environment: RoomEnvironment
+    let throttle: MissThrottle
+
+    func addRoutes(to router: Router<BoxRequestContext>) {
+        router.post("/v1/sessions") { request, context in try await create(request, context) }
+        router.get("/v1/sessions/by-code/:code") { request, context in
+            try await lookup(code: context.parameters.get("code") ?? "", context)
+        }
+        router.get("/v1/sessions/lookup") { request, context in
+            try await lookup(code: request.uri.queryParameters.get("joinCode") ?? "", context)
+        }
+        router.post("/v1/sessions/:sessionId/join") { request, context in try await join(request, context) }
+        router.post("/v1/sessions/:sessionId/tv") { request, context in try await joinAsTv(request, context) }
+        router.delete("/v1/sessions/:sessionId") { request, context in try await end(request, context) }
+        router.get("/v1/sessions/:sessionId/qr.svg") { request, context in try await qrCode(context) }
+        router.get("/v1/sessions/:sessionId/assets/:clipId") { request, context in try await clip(context) }
+        router.get("/v1/packs") { _, _ in try JSON.response(environment.packs.summaries) }
+    }
+
+    // MARK: Create
+
+    struct CreateRequest: Decodable {
+        var role: Role?
+        var settings: SettingsRequest?
+    }
+
+    struct CreateResponse: Encodable {
+        var sessionId: String
+        var joinCode: String
+        var joinToken: String
+        var joinUrl: String
+        var wsUrl: String
+        var role: Role
+        var settings: Settings
+        var hostAuthToken: String?
+        var tvJoinToken: String?
+        var tvAuthToken: String?
+    }
+
+    private func create(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
+        let body = try await request.decodeBody(CreateRequest.self, context: context)
+        let role = body.role ?? .host
+        guard role != .player else {
+            throw BoxError.badRequest("role must be HOST or TV; players join an existing session")
+        }
+        let settings = try resolve(body.settings)
+        let created = try await hub.create(role: role, settings: settings, now: ServerClock.now())
+        let record = created.record
+        return try JSON.response(
+            CreateResponse(
+                sessionId: record.id, joinCode: record.joinCode, joinToken: record.joinToken,
+                joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
+                wsUrl: environment.address.webSocketURL, role: role, settings: settings,
+                hostAuthToken: role == .host ? created.seat.token : nil,
+                tvJoinToken: role == .host ? created.tvJoinToken : nil,
+                tvAuthToken: role == .tv ? created.seat.token : nil),
+            status: .created)
+    }
+
+    /// The session's settings: the request's values over the defaults of the chosen (or default) pack.
+    private func resolve(_ request: SettingsRequest?) throws(BoxError) -> Settings {
+        var request = request ?? SettingsRequest()
+        let pack: Pack
+        if let packId = request.packId {
+            guard let found = environment.packs[packId] else {
+                throw invalidSettings("packId \"\(packId)\" is not on this box")
+            }
+            if let language = request.language, language != found.language {
+                throw invalidSettings("pack \(packId) is in \(found.language.rawValue), not \(language.rawValue)")
+            }
+            pack = found
+        } else {
+            guard let found = environment.packs.defaultPack(for: request.language) else {
+                throw invalidSettings("no pack on this box is in \(request.language?.rawValue ?? "any language")")
+            }
+            pack = found
+        }
+        request.packId = nil
+        request.language = nil
+        do {
+            return try request.applied(to: Settings(packId: pack.packId, language: pack.language))
+        } catch {
+            throw invalidSettings("\(error.field) \(error.reason)")
+        }
+    }
+
+    private func invalidSettings(_ message: String) -> BoxError {
+        BoxError(status: 400, code: "INVALID_SETTINGS", message: message)
+    }
+
+    // MARK: Lookup
+
+    struct LookupResponse: Encodable {
+        var sessionId: String
+        var joinCode: String
+        var hasHost: Bool
+        var hasTv: Bool
+        var playerCount: Int
+        var phase: Phase
+    }
+
+    private func lookup(code raw: String, _ context: BoxRequestContext) async throws -> Response {
+        let now = ServerClock.now()
+        let caller = context.callerAddress
+        guard !throttle.isBlocked(caller, now: now) else { throw BoxError.rateLimited }
+        guard let code = JoinCode.normalize(raw), let room = await hub.room(code: code) else {
+            throttle.recordMiss(caller, now: now)
+            throw BoxError.sessionNotFound
+        }
+        let summary = await room.summary(now: now)
+        guard !summary.isEnded else {
+            throttle.recordMiss(caller, now: now)
+            throw BoxError.sessionNotFound
+        }
+        return try JSON.response(
+            LookupResponse(
+                sessionId: room.id, joinCode: room.joinCode, hasHost: summary.hasHost, hasTv: summary.hasTv,
+                playerCount: summary.playerCount, phase: summary.phase))
+    }
+
+    // MARK: Join
+
+    struct JoinRequest: Decodable {
+        var name: String?
+        var role: Role?
+        var joinToken: String?
+        var joinCode: String?
+    }
+
+    struct JoinResponse: Encodable {
+        var sessionId: String
+        var joinCode: String
+        var playerId: String
+        var playerAuthToken: String
+        var role: Role
+        var wsUrl: String
+    }
+
+    private func join(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
+        let body = try await request.decodeBody(JoinRequest.self, context: context)
+        let role = body.role ?? .player
+        guard role != .tv else {
+            throw BoxError.badRequest("role must be PLAYER or HOST; a TV joins at /v1/sessions/{id}/tv")
+        }
+        let now = ServerClock.now()
+        let (room, summary) = try await liveRoom(context, now: now)
+        let tokenMatches = body.joinToken.map { Secrets.equal($0, summary.joinToken) } ?? false
+        let codeMatches = body.joinCode.flatMap(JoinCode.normalize) == room.joinCode
+        guard tokenMatches || codeMatches else {
+            throttle.recordMiss(context.callerAddress, now: now)
+            throw BoxError.invalidJoinToken
+        }
+        let seat = try await room.seat(role, name: body.name, now: now)
+        return try JSON.response(
+            JoinResponse(
+                sessionId: room.id, joinCode: room.joinCode, playerId: seat.participantId, playerAuthToken: seat.token,
+                role: role, wsUrl: environment.address.webSocketURL),
+            status: .created)
+    }
+
+    struct TvRequest: Decodable {
+        var tvJoinToken: String?
+        var joinCode: String?
+    }
+
+    struct TvResponse: Encodable {
+        var sessionId: String
+        var joinCode: String
+        var tvAuthToken: String
+        var wsUrl: String
+    }
+
+    private func joinAsTv(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
+        let body = try await request.decodeBody(TvRequest.self, context: context)
+        let now = ServerClock.now()
+        let (room, summary) = try await liveRoom(context, now: now)
+        let tokenMatches = body.tvJoinToken.map { Secrets.equal(Secrets.hash($0), summary.tvJoinTokenHash) } ?? false
+        let codeMatches = body.joinCode.flatMap(JoinCode.normalize) == room.joinCode
+        guard tokenMatches || codeMatches else {
+            throttle.recordMiss(context.callerAddress, now: now)
+            throw BoxError.invalidJoinToken
+        }
+        let seat = try await room.seat(.tv, name: nil, now: now)
+        return try JSON.response(
+            TvResponse(
+                sessionId: room.id, joinCode: room.joinCode, tvAuthToken: seat.token,
+                wsUrl: environment.address.webSocketURL),
+            status: .created)
+    }
+
+    // MARK: End, QR, clips
+
+    private func end(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
+        let now = ServerClock.now()
+        let (room, _) = try await liveRoom(context, now: now)
+        guard let token = request.bearerToken, let participant = try environment.database.participant(token: token)
+        else {
+            throw BoxError.unauthorized
+        }
+        guard participant.sessionId == room.id, await room.participantRole(participant.id) == .host else {
+            throw BoxError(status: 403, code: "FORBIDDEN", message: "Only this session's host may end it")
+        }
+        try await room.end(reason: "host_ended", by: .participant(participant.id), now: now)
+        await hub.forget(room)
+        return Response(status: .noContent)
+    }
+
+    private func qrCode(_ context: BoxRequestContext) async throws -> Response {
+        let (room, summary) = try await liveRoom(context, now: ServerClock.now())
+        let url = environment.address.joinURL(sessionId: room.id, joinToken: summary.joinToken)
+        let svg = try QRCode(url).svg()
+        return Response(
+            status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    private func clip(_ context: BoxRequestContext) async throws -> Response {
+        let (_, summary) = try await liveRoom(context, now: ServerClock.now())
+        let clipId = context.parameters.get("clipId") ?? ""
+        guard let path = environment.packs.clipPath(packId: summary.settings.packId, clipId: clipId),
+            let data = FileManager.default.contents(atPath: path)
+        else {
+            throw BoxError(status: 404, code: "ASSET_NOT_FOUND", message: "No clip \(clipId) in this session's pack")
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "public, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The session named in the path, if it is live; 410 when it has ended, 404 when it never was.
+    private func liveRoom(
+        _ context: BoxRequestContext, now: Int64
+    ) async throws(BoxError) -> (SessionRoom, SessionRoom.Summary) {
+        let id = context.parameters.get("sessionId") ?? ""
+        if let room = await hub.room(id: id) {
+            let summary = await room.summary(now: now)
+            if !summary.isEnded { return (room, summary) }
+            throw BoxError(.sessionEnded)
+        }
+        if (try? environment.database.session(id))?.endedAt != nil { throw BoxError(.sessionEnded) }
+        throw BoxError.sessionNotFound
+    }
+}
+
+/// JSON response bodies, with sorted keys so they read the same every time.
+enum JSON {
+    static func response<Value: Encodable>(_ value: Value, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

@@ -1,0 +1,148 @@
+import Core
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+/// `GET /ws`: authenticates a client (header, `?token=` or a HELLO within 5 s), attaches it to its
+/// session's room, and then pumps messages both ways until either side goes.
+struct SocketController: Sendable {
+    let hub: SessionHub
+    let environment: RoomEnvironment
+    /// Messages above this close the socket with 1009, as the contract says.
+    static let maxMessageBytes = 16 * 1024
+    static let helloTimeout: Duration = .seconds(5)
+
+    func addRoutes(to router: Router<BoxRequestContext>) {
+        router.ws("/ws") { inbound, outbound, context in
+            try await handle(inbound: inbound, outbound: outbound, request: context.request, logger: context.logger)
+        }
+    }
+
+    private func handle(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request, logger: Logger
+    ) async throws {
+        var messages = Handover(inbound.messages(maxSize: Self.maxMessageBytes).makeAsyncIterator())
+        var token = request.bearerToken ?? request.uri.queryParameters.get("token").map { String($0) }
+        if token == nil {
+            (token, messages) = try await readHello(messages)
+        }
+        let now = ServerClock.now()
+        guard let token, let participant = try? environment.database.participant(token: token) else {
+            return try await refuse(outbound, now: now)
+        }
+        let live = await hub.room(id: participant.sessionId)
+        guard let room = live, await !room.isEnded, await room.participantRole(participant.id) != nil else {
+            if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
+            {
+                let event = ServerEvent.sessionEnded(SessionEnded(reason: reason))
+                try await outbound.write(
+                    .text(WireEncoder.text(ServerMessage(sessionId: session.id, serverTimeMs: now, event: event))))
+                try await outbound.close(.normalClosure, reason: "SESSION_ENDED")
+                return
+            }
+            return try await refuse(outbound, now: now)
+        }
+
+        let connection = Connection(id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role)
+        await room.attach(connection, now: now)
+        defer { Task { await room.detach(connection.id, now: ServerClock.now()) } }
+        let sessionId = room.id
+        let reader = messages
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // Writer: the connection's queue, in order, then its close frame if it has one.
+            group.addTask {
+                for await item in connection.outgoing {
+                    switch item {
+                    case .text(let text): try await outbound.write(.text(text))
+                    case .close(let code, let reason):
+                        try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+                        return
+                    }
+                }
+            }
+            // A connection dropped for not reading ends at once, whatever its writer is waiting for.
+            group.addTask {
+                for await _ in connection.dropped {}
+            }
+            // Reader: each message is checked here, then run by the room in arrival order.
+            group.addTask {
+                var messages = reader.value
+                var budget = MessageBudget(now: ServerClock.now())
+                var lastWarning: Int64 = 0
+                func reply(_ code: String, _ message: String) {
+                    let error = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
+                    let event = ServerEvent.error(error)
+                    connection.send(
+                        WireEncoder.text(
+                            ServerMessage(sessionId: sessionId, serverTimeMs: ServerClock.now(), event: event)))
+                }
+                while let message = try await messages.next() {
+                    let now = ServerClock.now()
+                    guard budget.spend(now: now) else {
+                        if now - lastWarning >= 1_000 {
+                            lastWarning = now
+                            reply("RATE_LIMITED", "Too many messages; slow down")
+                        }
+                        continue
+                    }
+                    guard case .text(let text) = message else {
+                        reply("BAD_MESSAGE", "Send JSON text frames, not binary ones")
+                        continue
+                    }
+                    switch Result(catching: { () throws(ClientMessage.DecodeError) in
+                        try ClientMessage.decode(Data(text.utf8))
+                    }) {
+                    case .success(let decoded):
+                        await room.receive(decoded, from: connection.id, now: ServerClock.now())
+                    case .failure(.badMessage(let reason)):
+                        reply("BAD_MESSAGE", reason)
+                    case .failure(.unknownType(let type)):
+                        reply("UNKNOWN_MESSAGE", "Unknown message type \(type)")
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The token of the HELLO that must come first, within 5 s, when the upgrade carried none.
+    private func readHello(
+        _ messages: Handover<WebSocketInboundMessageStream.AsyncIterator>
+    ) async throws -> (String?, Handover<WebSocketInboundMessageStream.AsyncIterator>) {
+        try await withThrowingTaskGroup(of: (String?, Handover<WebSocketInboundMessageStream.AsyncIterator>)?.self) {
+            group in
+            group.addTask {
+                var iterator = messages.value
+                guard case .text(let text)? = try await iterator.next(),
+                    case .hello(let hello)? = try? ClientMessage.decode(Data(text.utf8))
+                else { return (nil, Handover(iterator)) }
+                return (hello.authToken, Handover(iterator))
+            }
+            group.addTask {
+                try await Task.sleep(for: Self.helloTimeout)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first ?? (nil, messages)
+        }
+    }
+
+    /// ERROR UNAUTHORIZED, then close 4001.
+    private func refuse(_ outbound: WebSocketOutboundWriter, now: Int64) async throws {
+        let error = ErrorPayload(code: "UNAUTHORIZED", message: "A valid auth token is needed")
+        try await outbound.write(
+            .text(WireEncoder.text(ServerMessage(sessionId: "", serverTimeMs: now, event: .error(error)))))
+        try await outbound.close(.init(codeNumber: 4001), reason: "UNAUTHORIZED")
+    }
+}
+
+/// Hands a value that is not `Sendable` from one task to the next; only one task uses it at a time.
+/// (The socket's message iterator: only one may exist, and the reading moves between child tasks.)
+struct Handover<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

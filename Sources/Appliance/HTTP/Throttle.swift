@@ -1,0 +1,61 @@
+import Synchronization
+
+/// Counts failed join-code lookups per caller: past `limit` misses within `windowMs`, the caller is
+/// refused (429) until the window ends. Guessing codes is slow; a typo or two is not punished.
+final class MissThrottle: Sendable {
+    private struct Window {
+        var start: Int64
+        var misses: Int
+    }
+
+    let limit: Int
+    let windowMs: Int64
+    private let windows = Mutex<[String: Window]>([:])
+
+    init(limit: Int = 10, windowMs: Int64 = 60_000) {
+        self.limit = limit
+        self.windowMs = windowMs
+    }
+
+    func isBlocked(_ caller: String, now: Int64) -> Bool {
+        windows.withLock { windows in
+            guard let window = windows[caller], now - window.start < windowMs else { return false }
+            return window.misses >= limit
+        }
+    }
+
+    func recordMiss(_ caller: String, now: Int64) {
+        windows.withLock { windows in
+            if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < windowMs } }
+            if var window = windows[caller], now - window.start < windowMs {
+                window.misses += 1
+                windows[caller] = window
+            } else {
+                windows[caller] = Window(start: now, misses: 1)
+            }
+        }
+    }
+}
+
+/// A token bucket for one connection's messages: `rate` per second on average, bursts up to `burst`.
+struct MessageBudget {
+    let rate: Double
+    let burst: Double
+    private var tokens: Double
+    private var last: Int64
+
+    init(rate: Double = 20, burst: Double = 40, now: Int64) {
+        self.rate = rate
+        self.burst = burst
+        tokens = burst
+        last = now
+    }
+
+    mutating func spend(now: Int64) -> Bool {
+        tokens = min(burst, tokens + Double(max(0, now - last)) / 1000 * rate)
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}

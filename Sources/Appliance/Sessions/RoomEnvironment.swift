@@ -1,0 +1,58 @@
+import Core
+import Foundation
+import Logging
+
+/// What every session room needs from the box.
+struct RoomEnvironment: Sendable {
+    let database: BoxDatabase
+    let packs: PackLibrary
+    let address: PublicAddress
+    let limits: Limits
+    let logger: Logger
+}
+
+/// Why the box refused a request: the contract's error code, an HTTP status for REST, a readable message.
+struct BoxError: Error, Sendable, Equatable {
+    var httpStatus: Int
+    var code: String
+    var message: String
+    var retryable = false
+
+    static func badRequest(_ message: String) -> BoxError {
+        BoxError(status: 400, code: "BAD_REQUEST", message: message)
+    }
+    static let sessionNotFound = BoxError(
+        status: 404, code: "SESSION_NOT_FOUND", message: "Session not found or expired")
+    static let invalidJoinToken = BoxError(
+        status: 403, code: "INVALID_JOIN_TOKEN", message: "The join link or code does not match this session")
+    static let unauthorized = BoxError(status: 401, code: "UNAUTHORIZED", message: "A valid token is needed")
+    static let rateLimited = BoxError(
+        status: 429, code: "RATE_LIMITED", message: "Too many tries; wait a minute", retryable: true)
+    static func storage(_ message: String) -> BoxError {
+        BoxError(
+            status: 503, code: "STORAGE_UNAVAILABLE", message: "The box could not save this: \(message)",
+            retryable: true)
+    }
+
+    /// A refused game command, with the HTTP status the REST calls use for it.
+    init(_ error: GameError) {
+        let status: Int
+        switch error {
+        case .forbidden: status = 403
+        case .invalidPhase, .nameTaken, .sessionFull, .hostRoleTaken, .tvRoleTaken, .gameFinished: status = 409
+        case .invalidPayload: status = 400
+        case .invalidName: status = 400
+        case .sessionEnded: status = 410
+        }
+        self.init(status: status, code: error.code, message: error.description)
+    }
+
+    init(status: Int, code: String, message: String, retryable: Bool = false) {
+        httpStatus = status
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+    }
+
+    var payload: ErrorPayload { ErrorPayload(code: code, message: message, retryable: retryable) }
+}

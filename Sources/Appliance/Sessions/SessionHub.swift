@@ -1,0 +1,116 @@
+import Core
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// All live sessions of the box: creating them with unique join codes, finding them by id or code,
+/// restoring them after a restart, and ending the ones nobody has used for a while.
+actor SessionHub {
+    let environment: RoomEnvironment
+    private let idleLimitMs: Int64
+    private var rooms: [String: SessionRoom] = [:]
+    private var roomsByCode: [String: SessionRoom] = [:]
+    private var logger: Logger { environment.logger }
+
+    init(environment: RoomEnvironment, idleSessionSeconds: Int) {
+        self.environment = environment
+        idleLimitMs = Int64(idleSessionSeconds) * 1000
+    }
+
+    /// Rebuilds every live session from its command log and re-arms its timers.
+    func restore(now: Int64) async throws {
+        for (session, commands) in try environment.database.liveSessions() {
+            let room = SessionRoom(record: session, commands: commands, environment: environment, now: now)
+            rooms[session.id] = room
+            roomsByCode[session.joinCode] = room
+            await room.start()
+        }
+        if !rooms.isEmpty { logger.info("sessions restored", metadata: ["count": "\(rooms.count)"]) }
+    }
+
+    var liveCount: Int { rooms.count }
+
+    func room(id: String) -> SessionRoom? { rooms[id] }
+
+    func room(code: String) -> SessionRoom? { roomsByCode[code] }
+
+    struct Created: Sendable {
+        var room: SessionRoom
+        var record: SessionRecord
+        var seat: SessionRoom.Seat
+        var tvJoinToken: String
+    }
+
+    func create(role: Role, settings: Settings, now: Int64) async throws(BoxError) -> Created {
+        var generator = SystemRandomNumberGenerator()
+        var code = JoinCode.random(using: &generator)
+        // 31^6 codes: a clash is rare, but a live code is never given twice.
+        while roomsByCode[code] != nil { code = JoinCode.random(using: &generator) }
+        let tvJoinToken = Secrets.token()
+        let record = SessionRecord(
+            id: Secrets.sessionId(), joinCode: code, joinToken: Secrets.token(),
+            tvJoinTokenHash: Secrets.hash(tvJoinToken),
+            settings: settings, createdAt: now)
+        let (room, seat) = try await SessionRoom.create(
+            record: record, creator: role, environment: environment, now: now)
+        rooms[record.id] = room
+        roomsByCode[code] = room
+        logger.info("session created", metadata: ["session.id": "\(record.id)", "role": "\(role.rawValue)"])
+        return Created(room: room, record: record, seat: seat, tvJoinToken: tvJoinToken)
+    }
+
+    /// Forgets a session that has ended (it stays in the database, read-only).
+    func forget(_ room: SessionRoom) {
+        guard rooms[room.id] === room else { return }
+        rooms[room.id] = nil
+        if roomsByCode[room.joinCode] === room { roomsByCode[room.joinCode] = nil }
+    }
+
+    /// Ends sessions that nobody has been connected to for the idle limit, and forgets ended ones.
+    func sweep(now: Int64) async {
+        for room in Array(rooms.values) {
+            if await room.isEnded {
+                forget(room)
+                continue
+            }
+            guard let idleSince = await room.idleSince, now - idleSince >= idleLimitMs else { continue }
+            do {
+                try await room.end(reason: "expired", by: .box, now: now)
+                logger.info("idle session ended", metadata: ["session.id": "\(room.id)"])
+                forget(room)
+            } catch {
+                logger.error(
+                    "idle session not ended", metadata: ["session.id": "\(room.id)", "error": "\(error.message)"])
+            }
+        }
+    }
+
+    /// Shutting down: every client is told the box is going away (close 1001); waits up to two
+    /// seconds for the close frames to go out.
+    func closeAllConnections() async {
+        for room in rooms.values { await room.closeAll(code: 1001, reason: "BOX_SHUTTING_DOWN") }
+        for _ in 0..<40 {
+            var open = false
+            for room in rooms.values where await room.hasConnections { open = true }
+            if !open { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
+
+/// Runs the hub's housekeeping for as long as the box runs; on shutdown it closes every socket first.
+struct SessionKeeper: Service {
+    let hub: SessionHub
+    var sweepInterval: Duration = .seconds(30)
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: sweepInterval)
+                await hub.sweep(now: ServerClock.now())
+            }
+        }
+        // The sockets are closed before the HTTP server stops (this service is shut down first).
+        await hub.closeAllConnections()
+    }
+}

@@ -1,0 +1,377 @@
+import Core
+import Foundation
+import Logging
+
+/// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
+/// in arrival order. A command is applied to a copy of the game, written to the database, and only
+/// then does the room take the new state and send the effects out.
+actor SessionRoom {
+    nonisolated let id: String
+    nonisolated let joinCode: String
+    private let record: SessionRecord
+    private let environment: RoomEnvironment
+    private var logger: Logger
+    private var game: Game
+    private var seq: Int
+    private var connections: [String: Connection] = [:]
+    private var timer: (deadline: Deadline, task: Task<Void, Never>)?
+    /// When the last connection went away (or the room was made), for ending idle sessions.
+    private(set) var idleSince: Int64?
+
+    /// A room for a new session, or one rebuilt by replaying its command log.
+    init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, now: Int64) {
+        id = record.id
+        joinCode = record.joinCode
+        self.record = record
+        self.environment = environment
+        var logger = environment.logger
+        logger[metadataKey: "session.id"] = "\(record.id)"
+        self.logger = logger
+        var game = Game(
+            sessionId: record.id, joinCode: record.joinCode,
+            joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
+            settings: record.settings, limits: environment.limits)
+        var seq = 0
+        for entry in commands {
+            do {
+                _ = try game.apply(entry.command, by: entry.actor, now: entry.at)
+                seq = entry.seq
+            } catch {
+                // A log that does not replay is a bug; keep what replayed rather than losing the session.
+                logger.error("replay stopped", metadata: ["seq": "\(entry.seq)", "error": "\(error)"])
+                break
+            }
+        }
+        game.resetPresence(now: now)
+        self.game = game
+        self.seq = seq
+        idleSince = now
+    }
+
+    var isEnded: Bool { game.isEnded }
+
+    /// Arms the timer of a restored game (deadlines that passed while the box was off fire at once).
+    func start() { rescheduleTimer() }
+
+    struct Summary: Sendable {
+        var hasHost: Bool
+        var hasTv: Bool
+        var playerCount: Int
+        var phase: Phase
+        var isEnded: Bool
+        var joinToken: String
+        var tvJoinTokenHash: String
+        var settings: Settings
+    }
+
+    func summary(now: Int64) -> Summary {
+        Summary(
+            hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count, phase: game.phase,
+            isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash,
+            settings: game.settings)
+    }
+
+    var hasConnections: Bool { !connections.isEmpty }
+
+    var connectionsSnapshot: [Connection] { Array(connections.values) }
+
+    func participantRole(_ id: ParticipantID) -> Role? { game.role(of: id) }
+
+    // MARK: Joining (REST)
+
+    struct Seat: Sendable {
+        var participantId: ParticipantID
+        var token: String
+    }
+
+    /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
+    func seat(_ role: Role, name: String?, now: Int64) throws(BoxError) -> Seat {
+        try seat(role, name: name, now: now, newSession: nil)
+    }
+
+    /// A new session: the room seats its creator, and the session row is written with that first command.
+    static func create(
+        record: SessionRecord, creator role: Role, environment: RoomEnvironment, now: Int64
+    ) async throws(BoxError) -> (room: SessionRoom, seat: Seat) {
+        let room = SessionRoom(record: record, commands: [], environment: environment, now: now)
+        let seat = try await room.seat(role, name: nil, now: now, newSession: record)
+        return (room, seat)
+    }
+
+    private func seat(_ role: Role, name: String?, now: Int64, newSession: SessionRecord?) throws(BoxError) -> Seat {
+        let participantId = Secrets.participantId()
+        let token = Secrets.token()
+        let command: Command
+        switch role {
+        case .player: command = .join(playerId: participantId, name: name ?? "")
+        case .host: command = .claimHost(participantId)
+        case .tv: command = .claimTv(participantId)
+        }
+        let participant = ParticipantRecord(
+            id: participantId, sessionId: id, role: role, tokenHash: Secrets.hash(token), createdAt: now)
+        try run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)
+        return Seat(participantId: participantId, token: token)
+    }
+
+    /// Ends the session (DELETE by the host, or the box after it sat idle).
+    func end(reason: String, by actor: Actor, now: Int64) throws(BoxError) {
+        try run(.end(reason: reason), by: actor, now: now)
+    }
+
+    // MARK: Connections
+
+    func attach(_ connection: Connection, now: Int64) {
+        connections[connection.id] = connection
+        idleSince = nil
+        let effects = game.setConnected(connection.participantId, true, now: now)
+        let projection = game.projection(for: connection.role, participant: connection.participantId, now: now)
+        let welcome = Welcome(
+            connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
+            playerId: connection.participantId, projection: projection)
+        send(.welcome(welcome), to: connection, now: now)
+        send(.stateSnapshot(projection), to: connection, now: now)
+        if !effects.isEmpty {
+            deliver(effects, now: now)
+            broadcastSnapshots(now: now, except: connection.id)
+        }
+    }
+
+    func detach(_ connectionId: String, now: Int64) {
+        guard let connection = connections.removeValue(forKey: connectionId) else { return }
+        if connections.isEmpty { idleSince = now }
+        let stillHere = connections.values.contains { $0.participantId == connection.participantId }
+        guard !stillHere else { return }
+        let effects = game.setConnected(connection.participantId, false, now: now)
+        if !effects.isEmpty {
+            deliver(effects, now: now)
+            broadcastSnapshots(now: now)
+        }
+    }
+
+    /// A message from a connected client.
+    func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
+        guard let connection = connections[connectionId] else { return }
+        let actor = Actor.participant(connection.participantId)
+        let command: Command
+        switch message {
+        case .hello:
+            sendError(
+                BoxError(status: 400, code: "BAD_MESSAGE", message: "Already authenticated"), to: connection, now: now)
+            return
+        case .resumeSession:
+            send(
+                .stateSnapshot(game.projection(for: connection.role, participant: connection.participantId, now: now)),
+                to: connection, now: now)
+            return
+        case .ping(let ping):
+            send(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), to: connection, now: now)
+            return
+        case .hostStartGame:
+            guard game.role(of: connection.participantId) == .host else {
+                sendError(BoxError(.forbidden("Only the host may do that")), to: connection, now: now)
+                return
+            }
+            startGame(by: connection, now: now)
+            return
+        case .hostNextClue: command = .nextClue
+        case .hostNext, .hostSkip: command = .next
+        case .hostForceReveal: command = .forceReveal
+        case .hostPause: command = .pause
+        case .hostResume: command = .resume
+        case .hostKick(let kick): command = .kick(playerId: kick.playerId)
+        case .hostEndSession: command = .end(reason: "host_ended")
+        case .hostRestart: command = .restart
+        case .musicGainSet(let gain): command = .setMusicGain(gainDb: gain.gainDb)
+        case .brakePull: command = .brakePull
+        case .brakeAnswerSubmit(let answer): command = .brakeAnswer(answerText: answer.answerText)
+        case .followupAnswerSubmit(let answer):
+            command = .followupAnswer(index: answer.index, answerText: answer.answerText)
+        case .playerLeave: command = .leave
+        }
+        do {
+            try run(command, by: actor, now: now)
+        } catch {
+            sendError(error, to: connection, now: now)
+        }
+    }
+
+    /// HOST_START_GAME: the box draws this game's destinations, least recently played first.
+    private func startGame(by connection: Connection, now: Int64) {
+        guard let pack = environment.packs[game.settings.packId] else {
+            sendError(
+                BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box"),
+                to: connection, now: now)
+            return
+        }
+        let recent = (try? environment.database.recentlyPlayed(packId: pack.packId)) ?? []
+        var generator = SystemRandomNumberGenerator()
+        let destinations = DestinationDraw.draw(
+            game.settings.destinationsCount, from: pack, recentlyPlayed: recent, using: &generator)
+        let played = destinations.map { PlayedRecord(packId: pack.packId, destinationId: $0.id, playedAt: now) }
+        do {
+            try run(
+                .start(destinations: destinations), by: .participant(connection.participantId), now: now, played: played
+            )
+        } catch {
+            sendError(error, to: connection, now: now)
+        }
+    }
+
+    // MARK: Running commands
+
+    private func run(
+        _ command: Command, by actor: Actor, now: Int64, newParticipant: ParticipantRecord? = nil,
+        played: [PlayedRecord] = [], newSession: SessionRecord? = nil
+    ) throws(BoxError) {
+        var next = game
+        let effects: [Effect]
+        do {
+            effects = try next.apply(command, by: actor, now: now)
+        } catch {
+            throw BoxError(error)
+        }
+        if next.version != game.version {
+            var write = BoxDatabase.Write(
+                command: CommandRecord(sessionId: id, seq: seq + 1, at: now, actor: actor, command: command),
+                newParticipant: newParticipant, played: played)
+            for effect in effects {
+                switch effect {
+                case .revoke(let participant): write.revoked.append(participant)
+                case .ended(let reason): write.endedReason = reason
+                case .send: break
+                }
+            }
+            do {
+                if let newSession {
+                    try environment.database.create(newSession, first: write)
+                } else {
+                    try environment.database.append(write)
+                }
+            } catch {
+                logger.error("command not saved", metadata: ["error": "\(error)"])
+                throw .storage("\(error)")
+            }
+            seq += 1
+            game = next
+            deliver(effects, now: now)
+            broadcastSnapshots(now: now)
+            finish(effects)
+            rescheduleTimer()
+        } else {
+            game = next
+            deliver(effects, now: now)
+        }
+    }
+
+    private func fire(_ deadline: Deadline) {
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        let now = max(ServerClock.now(), deadline.at)
+        do {
+            try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
+        } catch {
+            logger.warning(
+                "timer not applied", metadata: ["timer.id": "\(deadline.timerId)", "error": "\(error.message)"])
+            rescheduleTimer()
+        }
+    }
+
+    private func rescheduleTimer() {
+        let next = game.nextDeadline
+        guard next != timer?.deadline else { return }
+        timer?.task.cancel()
+        timer = nil
+        guard let next else { return }
+        let task = Task { [weak self] in
+            let wait = next.at - ServerClock.now()
+            if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
+            guard !Task.isCancelled else { return }
+            await self?.fire(next)
+        }
+        timer = (next, task)
+    }
+
+    /// After the events went out: revoked participants and ended sessions lose their connections.
+    private func finish(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .revoke(let participant):
+                for connection in connections.values where connection.participantId == participant {
+                    connection.close(code: 4003, reason: "REVOKED")
+                    connections[connection.id] = nil
+                }
+            case .ended:
+                timer?.task.cancel()
+                timer = nil
+                for connection in connections.values { connection.close(code: 1000, reason: "SESSION_ENDED") }
+                connections.removeAll()
+            case .send:
+                break
+            }
+        }
+    }
+
+    // MARK: Sending
+
+    private func deliver(_ effects: [Effect], now: Int64) {
+        for case .send(var event, let audience) in effects {
+            if case .audioPlay(var play) = event {
+                play.url = "/v1/sessions/\(id)/assets/\(play.clipId)"
+                if let path = environment.packs.clipPath(packId: game.settings.packId, clipId: play.clipId) {
+                    play.durationMs = WAVDuration.milliseconds(ofFileAt: path)
+                }
+                event = .audioPlay(play)
+            }
+            let recipients = connections.values.filter {
+                audience.includes(role: $0.role, participant: $0.participantId)
+            }
+            guard !recipients.isEmpty else { continue }
+            let text = encode(event, now: now)
+            for connection in recipients { push(text, to: connection) }
+        }
+    }
+
+    private func broadcastSnapshots(now: Int64, except skipped: String? = nil) {
+        var shared: [Role: String] = [:]
+        for connection in connections.values where connection.id != skipped {
+            let text: String
+            if connection.role != .player, let cached = shared[connection.role] {
+                text = cached
+            } else {
+                text = encode(
+                    .stateSnapshot(
+                        game.projection(for: connection.role, participant: connection.participantId, now: now)),
+                    now: now)
+                if connection.role != .player { shared[connection.role] = text }
+            }
+            push(text, to: connection)
+        }
+    }
+
+    func send(_ event: ServerEvent, to connection: Connection, now: Int64) {
+        push(encode(event, now: now), to: connection)
+    }
+
+    func sendError(_ error: BoxError, to connection: Connection, now: Int64) {
+        send(.error(error.payload), to: connection, now: now)
+    }
+
+    private func push(_ text: String, to connection: Connection) {
+        if !connection.send(text) {
+            logger.notice("dropped a connection that stopped reading", metadata: ["connection.id": "\(connection.id)"])
+            connections[connection.id] = nil
+            if connections.isEmpty { idleSince = ServerClock.now() }
+        }
+    }
+
+    private func encode(_ event: ServerEvent, now: Int64) -> String {
+        WireEncoder.text(ServerMessage(sessionId: id, serverTimeMs: now, event: event))
+    }
+}
+
+extension SessionRoom {
+    /// Closes every connection (box shutdown); the session itself stays live and resumes after a restart.
+    func closeAll(code: UInt16, reason: String) {
+        for connection in connectionsSnapshot { connection.close(code: code, reason: reason) }
+    }
+}

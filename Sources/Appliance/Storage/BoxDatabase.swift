@@ -1,0 +1,152 @@
+import Core
+import Foundation
+import GRDB
+
+/// The box's SQLite database (docs/storage.md): sessions, participants with hashed tokens, and the
+/// append-only command log. WAL with `synchronous = FULL`: a command is on disk before its effects go out.
+struct BoxDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    static func open(path: String) throws -> BoxDatabase {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return try BoxDatabase(writer: DatabasePool(path: path, configuration: configuration()))
+    }
+
+    static func inMemory() throws -> BoxDatabase {
+        try BoxDatabase(writer: DatabaseQueue(configuration: configuration()))
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: sessions, participants, command log") { db in
+            try db.create(table: "session") { t in
+                t.primaryKey("id", .text)
+                t.column("joinCode", .text).notNull()
+                t.column("joinToken", .text).notNull()
+                t.column("tvJoinTokenHash", .text).notNull()
+                t.column("settings", .jsonText).notNull()
+                t.column("createdAt", .integer).notNull()
+                t.column("endedAt", .integer)
+                t.column("endedReason", .text)
+            }
+            // A join code is unique among live sessions; ended ones give theirs back.
+            try db.execute(sql: "CREATE UNIQUE INDEX session_live_code ON session(joinCode) WHERE endedAt IS NULL")
+            try db.create(table: "participant") { t in
+                t.primaryKey("id", .text)
+                t.belongsTo("session", onDelete: .cascade).notNull()
+                t.column("role", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("createdAt", .integer).notNull()
+                t.column("revokedAt", .integer)
+            }
+            try db.create(table: "command") { t in
+                t.belongsTo("session", onDelete: .cascade).notNull()
+                t.column("seq", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("actor", .jsonText).notNull()
+                t.column("command", .jsonText).notNull()
+                t.primaryKey(["sessionId", "seq"])
+            }
+            try db.create(table: "played") { t in
+                t.column("packId", .text).notNull()
+                t.column("destinationId", .text).notNull()
+                t.column("playedAt", .integer).notNull()
+                t.primaryKey(["packId", "destinationId"])
+            }
+        }
+        return migrator
+    }
+
+    /// Everything one accepted command changes in the database, written in one transaction.
+    struct Write: Sendable {
+        var command: CommandRecord
+        var newParticipant: ParticipantRecord?
+        var revoked: [String] = []
+        var endedReason: String?
+        var played: [PlayedRecord] = []
+    }
+
+    func create(_ session: SessionRecord, first: Write) throws {
+        try writer.write { db in
+            try session.insert(db)
+            try Self.apply(first, in: db)
+        }
+    }
+
+    func append(_ write: Write) throws {
+        try writer.write { db in try Self.apply(write, in: db) }
+    }
+
+    private static func apply(_ write: Write, in db: Database) throws {
+        if let participant = write.newParticipant { try participant.insert(db) }
+        try write.command.insert(db)
+        let at = write.command.at
+        for id in write.revoked {
+            try db.execute(
+                sql: "UPDATE participant SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [at, id])
+        }
+        if let reason = write.endedReason {
+            try db.execute(
+                sql: "UPDATE session SET endedAt = ?, endedReason = ? WHERE id = ?",
+                arguments: [at, reason, write.command.sessionId])
+        }
+        for played in write.played { try played.save(db) }
+    }
+
+    /// The live sessions with their command logs, for recovery at start.
+    func liveSessions() throws -> [(session: SessionRecord, commands: [CommandRecord])] {
+        try writer.read { db in
+            try SessionRecord.filter(Column("endedAt") == nil).order(Column("createdAt")).fetchAll(db).map { session in
+                let commands = try CommandRecord.filter(Column("sessionId") == session.id).order(Column("seq"))
+                    .fetchAll(db)
+                return (session, commands)
+            }
+        }
+    }
+
+    func session(_ id: String) throws -> SessionRecord? {
+        try writer.read { db in try SessionRecord.fetchOne(db, key: id) }
+    }
+
+    /// The participant a token belongs to, unless it was revoked.
+    func participant(token: String) throws -> ParticipantRecord? {
+        let hash = Secrets.hash(token)
+        return try writer.read { db in
+            try ParticipantRecord.filter(Column("tokenHash") == hash && Column("revokedAt") == nil).fetchOne(db)
+        }
+    }
+
+    func liveJoinCodes() throws -> Set<String> {
+        try writer.read { db in Set(try String.fetchAll(db, sql: "SELECT joinCode FROM session WHERE endedAt IS NULL"))
+        }
+    }
+
+    /// Destination ids of a pack, most recently played first.
+    func recentlyPlayed(packId: String) throws -> [String] {
+        try writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT destinationId FROM played WHERE packId = ? ORDER BY playedAt DESC", arguments: [packId]
+            )
+        }
+    }
+
+    func integrityCheck() throws -> String {
+        try writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}

@@ -1,0 +1,45 @@
+import Core
+import GRDB
+
+/// One row per session. `joinToken` is kept as is (it is printed in every QR code and join link);
+/// every auth token is kept only as its SHA-256.
+struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "session"
+    var id: String
+    var joinCode: String
+    var joinToken: String
+    var tvJoinTokenHash: String
+    var settings: Settings
+    var createdAt: Int64
+    var endedAt: Int64?
+    var endedReason: String?
+}
+
+/// A host, TV or player of a session, found by the hash of its auth token.
+struct ParticipantRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "participant"
+    var id: String
+    var sessionId: String
+    var role: Role
+    var tokenHash: String
+    var createdAt: Int64
+    var revokedAt: Int64?
+}
+
+/// One accepted command of a session, in order: replaying them through Core rebuilds the game.
+struct CommandRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "command"
+    var sessionId: String
+    var seq: Int
+    var at: Int64
+    var actor: Actor
+    var command: Command
+}
+
+/// When the box last played a destination, so new games draw others first.
+struct PlayedRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+    static let databaseTableName = "played"
+    var packId: String
+    var destinationId: String
+    var playedAt: Int64
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The built `tripto serve`, started on a free loopback port with its own data folder. Tests stop it
+/// by PID (SIGTERM, or SIGKILL to pull the plug) and may start it again on the same data.
+final class BoxProcess: @unchecked Sendable {
+    let dataDirectory: URL
+    let packsDirectory: String
+    private(set) var process: Process?
+    private(set) var port = 0
+    private var output = Pipe()
+    let extraArguments: [String]
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    init(packs: String? = nil, arguments: [String] = []) throws {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tripto-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        packsDirectory = packs ?? Self.repositoryRoot.appendingPathComponent("packs").path
+        extraArguments = arguments
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var webSocketURL: String { "ws://127.0.0.1:\(port)/ws" }
+    var databasePath: String { dataDirectory.appendingPathComponent("tripto.sqlite").path }
+
+    /// Starts the box and waits until it prints its port.
+    func start() throws {
+        let process = Process()
+        process.executableURL = PackCommandTests.binary
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--packs",
+                packsDirectory,
+                "--public-url", "http://127.0.0.1:0", "--no-qr", "--log-level", "warning",
+            ] + extraArguments
+        output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let handle = output.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: #"listening on port (\d+)"#, options: .regularExpression) {
+                port = Int(text[range].split(separator: " ").last!)!
+                return
+            }
+        }
+        throw HarnessError.didNotStart(text)
+    }
+
+    /// SIGTERM and wait: the graceful path.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// SIGKILL: the plug is pulled.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}
+
+enum HarnessError: Error {
+    case didNotStart(String)
+    case timeout(String)
+    case unexpected(String)
+}
+
+/// Plain HTTP calls to the box, answering status and JSON.
+struct HTTP {
+    let base: String
+
+    struct Reply: @unchecked Sendable {
+        var status: Int
+        var body: Data
+        var headers: [String: String]
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var error: String? { json["error"] as? String }
+        func string(_ key: String) -> String { json[key] as? String ?? "" }
+    }
+
+    func call(
+        _ method: String, _ path: String, json: Any? = nil, raw: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> Reply {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        } else if let raw {
+            request.httpBody = raw
+        }
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
+        return Reply(status: http.statusCode, body: data, headers: fields)
+    }
+
+    func get(_ path: String) async throws -> Reply { try await call("GET", path) }
+    func post(_ path: String, _ json: Any? = nil) async throws -> Reply { try await call("POST", path, json: json) }
+}

@@ -1,0 +1,85 @@
+import Core
+import Foundation
+
+/// A session on a running box with a connected host, optionally a TV, and players.
+struct LiveTable {
+    let box: BoxProcess
+    let http: HTTP
+    var sessionId = ""
+    var joinCode = ""
+    var joinToken = ""
+    var hostToken = ""
+    var tvJoinToken = ""
+    var host: TestSocket!
+    var tv: TestSocket?
+    var tvToken = ""
+    var players: [(id: String, name: String, token: String, socket: TestSocket)] = []
+
+    init(box: BoxProcess) {
+        self.box = box
+        http = HTTP(base: box.baseURL)
+    }
+
+    /// Creates a session as HOST with `settings`, seats `players` and a TV, and connects them all.
+    static func open(
+        _ box: BoxProcess, settings: [String: Any] = [:], players names: [String] = ["Anna", "Björn", "Cecilia"],
+        tv: Bool = true
+    )
+        async throws -> LiveTable
+    {
+        var table = LiveTable(box: box)
+        let created = try await table.http.post("/v1/sessions", ["role": "HOST", "settings": settings])
+        guard created.status == 201 else { throw HarnessError.unexpected("create: \(created.status) \(created.text)") }
+        table.sessionId = created.string("sessionId")
+        table.joinCode = created.string("joinCode")
+        table.joinToken = created.string("joinToken")
+        table.hostToken = created.string("hostAuthToken")
+        table.tvJoinToken = created.string("tvJoinToken")
+        table.host = TestSocket(url: box.webSocketURL, token: table.hostToken)
+        try await table.host.expect("WELCOME")
+        if tv {
+            let joined = try await table.http.post(
+                "/v1/sessions/\(table.sessionId)/tv", ["tvJoinToken": table.tvJoinToken])
+            guard joined.status == 201 else { throw HarnessError.unexpected("tv: \(joined.text)") }
+            table.tvToken = joined.string("tvAuthToken")
+            table.tv = TestSocket(url: box.webSocketURL, token: table.tvToken)
+            try await table.tv!.expect("WELCOME")
+        }
+        for name in names { try await table.addPlayer(name) }
+        return table
+    }
+
+    mutating func addPlayer(_ name: String) async throws {
+        let joined = try await http.post("/v1/sessions/\(sessionId)/join", ["name": name, "joinToken": joinToken])
+        guard joined.status == 201 else { throw HarnessError.unexpected("join: \(joined.text)") }
+        let socket = TestSocket(url: box.webSocketURL, token: joined.string("playerAuthToken"))
+        try await socket.expect("WELCOME")
+        players.append((joined.string("playerId"), name, joined.string("playerAuthToken"), socket))
+    }
+
+    var everyone: [TestSocket] { [host] + (tv.map { [$0] } ?? []) + players.map(\.socket) }
+
+    /// Waits until every connection has a snapshot in `phase` (and, if given, at `levelPoints`).
+    func allSee(_ phase: Phase, level: Int? = nil, timeout: Duration = .seconds(10)) async throws {
+        for socket in everyone {
+            try await socket.expectSnapshot(timeout: timeout) {
+                $0.phase == phase && (level == nil || $0.clue?.levelPoints == level)
+            }
+        }
+    }
+
+    /// The destination of the current round, from the host's pro view.
+    func destinationName() async throws -> String {
+        let projection = try await host.expectSnapshot { $0.round?.destination != nil }
+        return projection.round!.destination!.name
+    }
+
+    func closeAll() { for socket in everyone { socket.close() } }
+}
+
+extension ServerMessage {
+    var payloadObject: [String: Any] {
+        let data = try! JSONEncoder().encode(self)
+        return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["payload"] as? [String: Any] ?? [:]
+    }
+}
