@@ -70,8 +70,10 @@ struct LiveTable {
 
     /// The destination of the current round, from the host's pro view.
     func destinationName() async throws -> String {
-        let projection = try await host.expectSnapshot { $0.round?.destination != nil }
-        return projection.round!.destination!.name
+        guard let name = try await host.latestSnapshot().round?.destination?.name else {
+            throw HarnessError.unexpected("the host's view has no destination")
+        }
+        return name
     }
 
     func closeAll() { for socket in everyone { socket.close() } }

@@ -107,7 +107,11 @@ final class TestSocket: Sendable {
     )
         async throws -> ServerMessage
     {
-        try await inbox.take(timeout: timeout) { $0.type == type && condition($0) }
+        do {
+            return try await inbox.take(timeout: timeout) { $0.type == type && condition($0) }
+        } catch HarnessError.timeout(let detail) {
+            throw HarnessError.timeout("\(type): \(detail)")
+        }
     }
 
     /// The next STATE_SNAPSHOT whose projection satisfies `condition`.
@@ -121,6 +125,14 @@ final class TestSocket: Sendable {
         }
         guard case .stateSnapshot(let projection) = message.event else {
             throw HarnessError.unexpected("not a snapshot")
+        }
+        return projection
+    }
+
+    /// The newest snapshot received so far, taken or not.
+    func latestSnapshot() async throws -> Projection {
+        guard case .stateSnapshot(let projection)? = await inbox.latest(ofType: "STATE_SNAPSHOT")?.event else {
+            throw HarnessError.unexpected("no snapshot yet")
         }
         return projection
     }
@@ -142,6 +154,10 @@ actor Inbox {
     }
 
     func closed() { isClosed = true }
+
+    func latest(ofType type: String) -> ServerMessage? {
+        messages.last { $0?.type == type } ?? nil
+    }
 
     func take(timeout: Duration, where condition: (ServerMessage) -> Bool) async throws -> ServerMessage {
         let clock = ContinuousClock()
