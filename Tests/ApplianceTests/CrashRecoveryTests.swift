@@ -1,0 +1,102 @@
+import Core
+import Foundation
+import GRDB
+import Testing
+
+/// The plug is pulled (SIGKILL) in the middle of a game; the box restarts on the same data and every
+/// client carries on with its old token.
+@Suite("Crash recovery", .serialized)
+struct CrashRecoveryTests {
+    @Test("SIGKILL mid-game: same phase, level, locked answers and scores after a restart")
+    func killMidClue() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        var table = try await LiveTable.open(
+            box, settings: ["introMs": 0, "destinationsCount": 2, "followupsPerDestination": 1, "followupSeconds": 5],
+            players: ["Anna", "Björn", "Cecilia"], tv: true)
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        let name = try await table.destinationName()
+        table.players[0].socket.send(.brakePull(.init()))
+        try await table.host.expect("BRAKE_ACCEPTED")
+        table.players[0].socket.send(.brakeAnswerSubmit(.init(answerText: name)))
+        try await table.allSee(.clueLevel, level: 8)
+        table.players[1].socket.send(.brakePull(.init()))
+        try await table.host.expect("BRAKE_ACCEPTED")
+        table.players[1].socket.send(.brakeAnswerSubmit(.init(answerText: "Atlantis")))
+        let before = try await table.host.expectSnapshot { $0.clue?.levelPoints == 6 }
+
+        box.kill()
+        #expect(box.exitStatus == 9)
+        try box.start()  // same data directory, new port
+        table = table.reconnected(to: box)
+        let after = try await table.host.expectSnapshot { $0.phase == .clueLevel }
+        #expect(after.phase == before.phase)
+        #expect(after.clue == before.clue)
+        #expect(after.round == before.round)
+        #expect(after.lockedAnswers == before.lockedAnswers)
+        #expect(after.lockedAnswers.map(\.answerText) == [name, "Atlantis"])
+        #expect(after.scoreboard == before.scoreboard)
+        #expect(after.players.map(\.playerId) == before.players.map(\.playerId))
+        let anna = try await table.players[0].socket.expectSnapshot { $0.phase == .clueLevel }
+        #expect(anna.you?.hasLockedAnswer == true)
+
+        // The game goes on: the reveal scores the answers locked before the crash.
+        table.host.send(.hostForceReveal)
+        let results = try await table.tv!.expect("DESTINATION_RESULTS")
+        let rows = results.payloadObject["results"] as? [[String: Any]] ?? []
+        #expect(rows.map { $0["pointsAwarded"] as? Int } == [10, 0])
+
+        // A followup's deadline set before the crash still fires after it.
+        table.host.send(.hostNext)
+        try await table.tv!.expect("FOLLOWUP_PRESENT")
+        box.kill()
+        try await Task.sleep(for: .milliseconds(500))
+        try box.start()
+        table = table.reconnected(to: box)
+        try await table.tv!.expect("FOLLOWUP_RESULTS", timeout: .seconds(8))
+        table.closeAll()
+
+        box.stop()
+        let database = try DatabaseQueue(path: box.databasePath)
+        let integrity = try await database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        let hashes = try await database.read { try String.fetchAll($0, sql: "SELECT tokenHash FROM participant") }
+        #expect(!hashes.contains(table.hostToken), "tokens are stored only as hashes")
+        #expect(hashes.allSatisfy { $0.count == 64 })
+    }
+
+    @Test("SIGTERM closes every socket with 1001; the session resumes after a restart")
+    func gracefulShutdown() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        var table = try await LiveTable.open(box, players: ["Anna"], tv: true)
+        box.stop()
+        #expect(box.exitStatus == 0)
+        for socket in table.everyone {
+            #expect(try await socket.closeCode() == 1001)
+        }
+        try box.start()
+        table = table.reconnected(to: box)
+        let snapshot = try await table.players[0].socket.expectSnapshot { $0.phase == .lobby }
+        #expect(snapshot.players.map(\.name) == ["Anna"])
+        #expect(snapshot.hasHost)
+        table.closeAll()
+    }
+}
+
+extension LiveTable {
+    /// The same participants, connected again (with their old tokens) to a restarted box.
+    func reconnected(to box: BoxProcess) -> LiveTable {
+        var table = LiveTable(box: box)
+        table.sessionId = sessionId
+        table.joinCode = joinCode
+        table.joinToken = joinToken
+        table.hostToken = hostToken
+        table.tvToken = tvToken
+        table.host = TestSocket(url: box.webSocketURL, token: hostToken)
+        table.tv = tv == nil ? nil : TestSocket(url: box.webSocketURL, token: tvToken)
+        table.players = players.map { ($0.id, $0.name, $0.token, TestSocket(url: box.webSocketURL, token: $0.token)) }
+        return table
+    }
+}
