@@ -70,7 +70,10 @@ struct Box: Sendable {
         let group = ServiceGroup(
             configuration: .init(
                 services: [
-                    .init(service: application(onListening: onListening)), .init(service: SessionKeeper(hub: hub)),
+                    .init(service: application(onListening: onListening)),
+                    .init(
+                        service: SessionKeeper(
+                            hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: environment.logger))

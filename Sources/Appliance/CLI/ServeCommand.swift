@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-players"), help: "Players per session.")
     var maxPlayers = 50
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a session may have nobody connected before it ends.")
+    var idleTimeout = 600
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -46,6 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not a level")
         }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard maxPlayers >= 1 else { throw ValidationError("--max-players must be at least 1") }
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://")
@@ -62,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURL = publicURL
         configuration.defaultPackId = defaultPack
         configuration.maxPlayers = maxPlayers
+        configuration.idleSessionSeconds = idleTimeout
         configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         configuration.printQRCode = !noQR
 

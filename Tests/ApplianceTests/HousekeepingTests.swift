@@ -1,0 +1,124 @@
+import Core
+import Foundation
+import Testing
+
+/// What the box does on its own: ending sessions nobody uses, noticing peers that vanished,
+/// and drawing QR codes that a phone can read.
+@Suite("Housekeeping", .serialized)
+struct HousekeepingTests {
+    @Test("a session with nobody connected ends after the idle timeout; a connected one does not")
+    func idleSessions() async throws {
+        let box = try BoxProcess(arguments: ["--idle-timeout", "2"])
+        try box.start()
+        let http = HTTP(base: box.baseURL)
+        let idle = try await http.post("/v1/sessions")
+        let busy = try await http.post("/v1/sessions")
+        let socket = TestSocket(url: box.webSocketURL, token: busy.string("hostAuthToken"))
+        try await socket.expect("WELCOME")
+        try await Task.sleep(for: .seconds(4))
+        #expect(try await http.get("/v1/sessions/by-code/\(idle.string("joinCode"))").status == 404)
+        let join = try await http.post(
+            "/v1/sessions/\(idle.string("sessionId"))/join", ["name": "A", "joinCode": idle.string("joinCode")])
+        #expect(join.error == "SESSION_ENDED")
+        #expect(try await http.get("/v1/sessions/by-code/\(busy.string("joinCode"))").status == 200)
+        #expect(try await http.get("/healthz").json["sessions"] as? Int == 1)
+        socket.close()
+    }
+
+    @Test("a peer that stops answering pings is shown as not connected within 15 s")
+    func deadPeer() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        let table = try await LiveTable.open(box, players: [], tv: false)
+        let joined = try await table.http.post(
+            "/v1/sessions/\(table.sessionId)/join", ["name": "Ghost", "joinToken": table.joinToken])
+        let ghost = try SilentPeer(port: box.port, token: joined.string("playerAuthToken"))
+        try await table.host.expectSnapshot { $0.players.first?.isConnected == true }
+        let start = ContinuousClock.now
+        try await table.host.expectSnapshot(timeout: .seconds(20)) { $0.players.first?.isConnected == false }
+        #expect(ContinuousClock.now - start < .seconds(15))
+        ghost.close()
+        table.closeAll()
+    }
+
+    @Test("the join QR code decodes (zbarimg) to the session's join URL")
+    func qrDecodes() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        let http = HTTP(base: box.baseURL)
+        let created = try await http.post("/v1/sessions")
+        let svg = try await http.get("/v1/sessions/\(created.string("sessionId"))/qr.svg").text
+        let decoded = try QRImage.decode(svg: svg)
+        #expect(decoded == created.string("joinUrl"))
+    }
+}
+
+/// A client that completes the WebSocket handshake and then never reads or answers again: a phone
+/// whose Wi-Fi dropped without a goodbye.
+final class SilentPeer: @unchecked Sendable {
+    private let fd: Int32
+
+    init(port: Int, token: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw HarnessError.unexpected("connect failed") }
+        let request =
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0, String(decoding: buffer.prefix(count), as: UTF8.self).contains(" 101 ") else {
+            throw HarnessError.unexpected("no upgrade")
+        }
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
+
+/// Turns the box's QR SVG back into modules and reads it with zbarimg, as a phone camera would.
+enum QRImage {
+    static func decode(svg: String) throws -> String {
+        guard let box = svg.range(of: #"viewBox="0 0 (\d+) \d+""#, options: .regularExpression),
+            let size = Int(svg[box].split(separator: " ")[2]),
+            let pathRange = svg.range(of: #" d="[^"]*""#, options: .regularExpression)
+        else { throw HarnessError.unexpected("not a QR SVG") }
+        var dark = [[Bool]](repeating: [Bool](repeating: false, count: size), count: size)
+        let path = svg[pathRange].dropFirst(4).dropLast()
+        // Each run is "M<x> <y>h<w>v1h-<w>z".
+        for run in path.split(separator: "z") {
+            let numbers = run.split(whereSeparator: { "Mhv ".contains($0) }).compactMap { Int($0) }
+            guard numbers.count >= 3 else { continue }
+            for x in numbers[0]..<(numbers[0] + numbers[2]) { dark[numbers[1]][x] = true }
+        }
+        let scale = 8
+        var pbm = "P1\n\(size * scale) \(size * scale)\n"
+        for row in dark {
+            let line = row.flatMap { Array(repeating: $0 ? "1" : "0", count: scale) }.joined(separator: " ")
+            for _ in 0..<scale { pbm += line + "\n" }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).pbm")
+        try pbm.write(to: file, atomically: true, encoding: .ascii)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
+        process.arguments = ["-q", "--raw", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw HarnessError.unexpected("zbarimg found no code (\(process.terminationStatus))")
+        }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
