@@ -152,11 +152,7 @@ struct SessionsController: Sendable {
         let now = ServerClock.now()
         let (room, summary) = try await liveRoom(context, now: now)
         let tokenMatches = body.joinToken.map { Secrets.equal($0, summary.joinToken) } ?? false
-        let codeMatches = body.joinCode.flatMap(JoinCode.normalize) == room.joinCode
-        guard tokenMatches || codeMatches else {
-            throttle.recordMiss(context.callerAddress, now: now)
-            throw BoxError.invalidJoinToken
-        }
+        try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
         let seat = try await room.seat(role, name: body.name, now: now)
         return try JSON.response(
             JoinResponse(
@@ -182,17 +178,25 @@ struct SessionsController: Sendable {
         let now = ServerClock.now()
         let (room, summary) = try await liveRoom(context, now: now)
         let tokenMatches = body.tvJoinToken.map { Secrets.equal(Secrets.hash($0), summary.tvJoinTokenHash) } ?? false
-        let codeMatches = body.joinCode.flatMap(JoinCode.normalize) == room.joinCode
-        guard tokenMatches || codeMatches else {
-            throttle.recordMiss(context.callerAddress, now: now)
-            throw BoxError.invalidJoinToken
-        }
+        try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
         let seat = try await room.seat(.tv, name: nil, now: now)
         return try JSON.response(
             TvResponse(
                 sessionId: room.id, joinCode: room.joinCode, tvAuthToken: seat.token,
                 wsUrl: environment.address.webSocketURL),
             status: .created)
+    }
+
+    /// A join needs the session's token or its code; a wrong guess counts as a lookup miss.
+    private func admit(
+        tokenMatches: Bool, code: String?, to room: SessionRoom, _ context: BoxRequestContext, now: Int64
+    )
+        throws(BoxError)
+    {
+        guard tokenMatches || code.flatMap(JoinCode.normalize) == room.joinCode else {
+            throttle.recordMiss(context.callerAddress, now: now)
+            throw BoxError.invalidJoinToken
+        }
     }
 
     // MARK: End, QR, clips

@@ -33,24 +33,24 @@ extension Game {
 
     mutating func claimHost(_ id: ParticipantID, now: ServerTime, into out: inout Outbox) throws(GameError) {
         guard !hasHost(at: now) else { throw .hostRoleTaken }
-        guard role(of: id) == nil else { throw .invalidPayload("Participant \(id) is already in this session") }
-        if let previous = hostId {
-            presence[previous] = nil
-            out.append(.revoke(previous))
-        }
-        hostId = id
-        presence[id] = .disconnected(since: now)
-        out.everyone(.lobbyUpdated(lobby(at: now)))
+        try seat(id, at: \.hostId, now: now, into: &out)
     }
 
     mutating func claimTv(_ id: ParticipantID, now: ServerTime, into out: inout Outbox) throws(GameError) {
         guard !hasTv else { throw .tvRoleTaken }
+        try seat(id, at: \.tvId, now: now, into: &out)
+    }
+
+    /// Gives the host or TV seat to `id`; whoever held it loses it and its token.
+    private mutating func seat(
+        _ id: ParticipantID, at holder: WritableKeyPath<Game, ParticipantID?>, now: ServerTime, into out: inout Outbox
+    ) throws(GameError) {
         guard role(of: id) == nil else { throw .invalidPayload("Participant \(id) is already in this session") }
-        if let previous = tvId {
+        if let previous = self[keyPath: holder] {
             presence[previous] = nil
             out.append(.revoke(previous))
         }
-        tvId = id
+        self[keyPath: holder] = id
         presence[id] = .disconnected(since: now)
         out.everyone(.lobbyUpdated(lobby(at: now)))
     }
