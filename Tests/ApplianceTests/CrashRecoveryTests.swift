@@ -38,6 +38,7 @@ struct CrashRecoveryTests {
         #expect(after.lockedAnswers.map(\.answerText) == [name, "Atlantis"])
         #expect(after.scoreboard == before.scoreboard)
         #expect(after.players.map(\.playerId) == before.players.map(\.playerId))
+        #expect(after.version > before.version, "versions keep growing across a restart")
         let anna = try await table.players[0].socket.expectSnapshot { $0.phase == .clueLevel }
         #expect(anna.you?.hasLockedAnswer == true)
 

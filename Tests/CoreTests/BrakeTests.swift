@@ -131,6 +131,21 @@ struct BrakeTests {
         #expect(table.game.round?.locks.map(\.levelPoints) == [8])
     }
 
+    @Test("while the host has paused, the brake answer waits: the deadline is frozen and nothing advances")
+    func answerWhilePaused() throws {
+        var table = try clueTable()
+        try table.player(0, .brakePull)
+        try table.host(.pause)
+        #expect(throws: GameError.invalidPhase("The game is paused; answer when it resumes")) {
+            try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
+        }
+        #expect(table.game.phase == .pausedForBrake)
+        table.advance(60_000)
+        try table.host(.resume)
+        try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
+        #expect(table.game.round?.levelPoints == 8)
+    }
+
     @Test("an answer at the 2-point level goes straight to the reveal")
     func lastLevel() throws {
         var table = try clueTable()

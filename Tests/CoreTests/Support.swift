@@ -23,9 +23,10 @@ enum Fixture {
 
     /// A destination whose every secret is a unique marker, so a leak is found by a plain substring search.
     /// The 6-point clue names the country on purpose: that is allowed, and only inside that clue's text.
+    /// Its id is its name in lowercase, as in the shipped packs, so the id is a secret too.
     static func secretDestination(_ n: Int) -> Destination {
         Destination(
-            id: "dest\(n)", name: "Zdestname\(n)", aliases: ["Zdestalias\(n)"], country: "Zcountry\(n)",
+            id: "zdestname\(n)", name: "Zdestname\(n)", aliases: ["Zdestalias\(n)"], country: "Zcountry\(n)",
             region: "Zregion\(n)", lat: 10, lon: 20, revealText: "Zrevealtext\(n)",
             clues: PackValidator.cluePoints.map { points in
                 Clue(

@@ -32,7 +32,11 @@ struct TimerTests {
         #expect(resumed.eventTypes == ["TIMER_SYNC", "MUSIC_SET"])
         let deadline = try #require(table.game.nextDeadline)
         #expect(deadline.at == table.now + 15_000)
-        #expect(table.game.projection(for: .tv, participant: nil, now: table.now).timers.first?.remainingMs == nil)
+        let view = table.game.projection(for: .tv, participant: nil, now: table.now)
+        #expect(view.timers.first?.remainingMs == nil)
+        // The followup's own timer in the snapshot agrees with the running one.
+        #expect(view.followup?.timer == view.timers.first)
+        #expect(view.followup.map { $0.timer.startAtServerMs + $0.timer.durationMs } == deadline.at)
         #expect(throws: GameError.invalidPhase("The game is not paused")) { try table.host(.resume) }
     }
 

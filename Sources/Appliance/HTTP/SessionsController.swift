@@ -226,11 +226,9 @@ struct SessionsController: Sendable {
     }
 
     private func clip(_ context: BoxRequestContext) async throws -> Response {
-        let (_, summary) = try await liveRoom(context, now: ServerClock.now())
+        let (room, _) = try await liveRoom(context, now: ServerClock.now())
         let clipId = context.parameters.get("clipId") ?? ""
-        guard let path = environment.packs.clipPath(packId: summary.settings.packId, clipId: clipId),
-            let data = FileManager.default.contents(atPath: path)
-        else {
+        guard let path = await room.clipPath(clipId), let data = FileManager.default.contents(atPath: path) else {
             throw BoxError(status: 404, code: "ASSET_NOT_FOUND", message: "No clip \(clipId) in this session's pack")
         }
         return Response(

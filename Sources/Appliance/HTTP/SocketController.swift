@@ -45,7 +45,10 @@ struct SocketController: Sendable {
         }
 
         let connection = Connection(id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role)
-        await room.attach(connection, now: now)
+        guard await room.attach(connection, now: now) else {
+            // Ended or kicked between the check above and now.
+            return try await refuse(outbound, now: now)
+        }
         defer { Task { await room.detach(connection.id, now: ServerClock.now()) } }
         let sessionId = room.id
         let reader = messages

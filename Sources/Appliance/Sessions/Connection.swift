@@ -37,11 +37,11 @@ final class Connection: Sendable {
         guard !closing.withLock({ $0 }) else { return false }
         switch queue.yield(.text(text)) {
         case .enqueued: return true
-        case .dropped, .terminated:
+        case .dropped:
             drop()
             return false
-        @unknown default:
-            return false
+        case .terminated: return false
+        @unknown default: return false
         }
     }
 

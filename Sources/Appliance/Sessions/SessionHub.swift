@@ -10,6 +10,8 @@ actor SessionHub {
     private let idleLimitMs: Int64
     private var rooms: [String: SessionRoom] = [:]
     private var roomsByCode: [String: SessionRoom] = [:]
+    /// Codes handed to sessions being created, so no other creation takes them meanwhile.
+    private var reservedCodes: Set<String> = []
     private var logger: Logger { environment.logger }
 
     init(environment: RoomEnvironment, idleSessionSeconds: Int) {
@@ -19,8 +21,9 @@ actor SessionHub {
 
     /// Rebuilds every live session from its command log and re-arms its timers.
     func restore(now: Int64) async throws {
+        let boot = try environment.database.recordBoot(at: now)
         for (session, commands) in try environment.database.liveSessions() {
-            let room = SessionRoom(record: session, commands: commands, environment: environment, now: now)
+            let room = SessionRoom(record: session, commands: commands, environment: environment, boot: boot, now: now)
             rooms[session.id] = room
             roomsByCode[session.joinCode] = room
             await room.start()
@@ -45,12 +48,14 @@ actor SessionHub {
         var generator = SystemRandomNumberGenerator()
         var code = JoinCode.random(using: &generator)
         // 31^6 codes: a clash is rare, but a live code is never given twice.
-        while roomsByCode[code] != nil { code = JoinCode.random(using: &generator) }
+        while roomsByCode[code] != nil || reservedCodes.contains(code) { code = JoinCode.random(using: &generator) }
+        reservedCodes.insert(code)
+        defer { reservedCodes.remove(code) }
         let tvJoinToken = Secrets.token()
         let record = SessionRecord(
             id: Secrets.sessionId(), joinCode: code, joinToken: Secrets.token(),
             tvJoinTokenHash: Secrets.hash(tvJoinToken),
-            settings: settings, createdAt: now)
+            settings: settings, maxPlayers: environment.limits.maxPlayers, createdAt: now)
         let (room, seat) = try await SessionRoom.create(
             record: record, creator: role, environment: environment, now: now)
         rooms[record.id] = room
@@ -73,9 +78,8 @@ actor SessionHub {
                 forget(room)
                 continue
             }
-            guard let idleSince = await room.idleSince, now - idleSince >= idleLimitMs else { continue }
             do {
-                try await room.end(reason: "expired", by: .box, now: now)
+                guard try await room.endIfIdle(now: now, limitMs: idleLimitMs) else { continue }
                 logger.info("idle session ended", metadata: ["session.id": "\(room.id)"])
                 forget(room)
             } catch {

@@ -15,11 +15,15 @@ actor SessionRoom {
     private var seq: Int
     private var connections: [String: Connection] = [:]
     private var timer: (deadline: Deadline, task: Task<Void, Never>)?
+    /// How long to wait before firing a timer again after it could not be saved.
+    private var timerRetryMs: Int64 = 0
+    /// Connections that could not take a message; they are detached once the current delivery is done.
+    private var lost: Set<String> = []
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
 
     /// A room for a new session, or one rebuilt by replaying its command log.
-    init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, now: Int64) {
+    init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
         id = record.id
         joinCode = record.joinCode
         self.record = record
@@ -30,12 +34,10 @@ actor SessionRoom {
         var game = Game(
             sessionId: record.id, joinCode: record.joinCode,
             joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
-            settings: record.settings, limits: environment.limits)
-        var seq = 0
+            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers))
         for entry in commands {
             do {
                 _ = try game.apply(entry.command, by: entry.actor, now: entry.at)
-                seq = entry.seq
             } catch {
                 // A log that does not replay is a bug; keep what replayed rather than losing the session.
                 logger.error("replay stopped", metadata: ["seq": "\(entry.seq)", "error": "\(error)"])
@@ -43,8 +45,10 @@ actor SessionRoom {
             }
         }
         game.resetPresence(now: now)
+        game.resumeVersion(boot: boot)
         self.game = game
-        self.seq = seq
+        // New commands go after everything stored, even what did not replay.
+        seq = commands.last?.seq ?? 0
         idleSince = now
     }
 
@@ -93,7 +97,7 @@ actor SessionRoom {
     static func create(
         record: SessionRecord, creator role: Role, environment: RoomEnvironment, now: Int64
     ) async throws(BoxError) -> (room: SessionRoom, seat: Seat) {
-        let room = SessionRoom(record: record, commands: [], environment: environment, now: now)
+        let room = SessionRoom(record: record, commands: [], environment: environment, boot: 0, now: now)
         let seat = try await room.seat(role, name: nil, now: now, newSession: record)
         return (room, seat)
     }
@@ -120,11 +124,13 @@ actor SessionRoom {
 
     // MARK: Connections
 
-    func attach(_ connection: Connection, now: Int64) {
+    /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
+    func attach(_ connection: Connection, now: Int64) -> Bool {
+        guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections[connection.id] = connection
         idleSince = nil
         let effects = game.setConnected(connection.participantId, true, now: now)
-        let projection = game.projection(for: connection.role, participant: connection.participantId, now: now)
+        let projection = view(for: connection, now: now)
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
             playerId: connection.participantId, projection: projection)
@@ -134,6 +140,8 @@ actor SessionRoom {
             deliver(effects, now: now)
             broadcastSnapshots(now: now, except: connection.id)
         }
+        settleLost(now: now)
+        return true
     }
 
     func detach(_ connectionId: String, now: Int64) {
@@ -146,6 +154,24 @@ actor SessionRoom {
             deliver(effects, now: now)
             broadcastSnapshots(now: now)
         }
+        settleLost(now: now)
+    }
+
+    /// Detaches the connections that could not take a message, as if they had closed.
+    private func settleLost(now: Int64) {
+        while let id = lost.popFirst() { detach(id, now: now) }
+    }
+
+    /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
+    func endIfIdle(now: Int64, limitMs: Int64) throws(BoxError) -> Bool {
+        guard !game.isEnded, connections.isEmpty, let idleSince, now - idleSince >= limitMs else { return false }
+        try run(.end(reason: "expired"), by: .box, now: now)
+        return true
+    }
+
+    /// The pack file of a clip that has been played in this game.
+    func clipPath(_ clipId: String) -> String? {
+        game.packClip(for: clipId).flatMap { environment.packs.clipPath(packId: game.settings.packId, clipId: $0) }
     }
 
     /// A message from a connected client.
@@ -159,9 +185,7 @@ actor SessionRoom {
                 BoxError(status: 400, code: "BAD_MESSAGE", message: "Already authenticated"), to: connection, now: now)
             return
         case .resumeSession:
-            send(
-                .stateSnapshot(game.projection(for: connection.role, participant: connection.participantId, now: now)),
-                to: connection, now: now)
+            send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
             return
         case .ping(let ping):
             send(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), to: connection, now: now)
@@ -193,6 +217,7 @@ actor SessionRoom {
         } catch {
             sendError(error, to: connection, now: now)
         }
+        settleLost(now: now)
     }
 
     /// HOST_START_GAME: the box draws this game's destinations, least recently played first.
@@ -269,21 +294,26 @@ actor SessionRoom {
         let now = max(ServerClock.now(), deadline.at)
         do {
             try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
+            timerRetryMs = 0
         } catch {
             logger.warning(
                 "timer not applied", metadata: ["timer.id": "\(deadline.timerId)", "error": "\(error.message)"])
-            rescheduleTimer()
+            // Not saved (say the disk is full): try again later, backing off to once every 30 s.
+            timerRetryMs = min(30_000, max(1_000, timerRetryMs * 2))
+            rescheduleTimer(notBefore: now + timerRetryMs)
         }
+        settleLost(now: now)
     }
 
-    private func rescheduleTimer() {
+    private func rescheduleTimer(notBefore: Int64? = nil) {
         let next = game.nextDeadline
-        guard next != timer?.deadline else { return }
+        guard next != timer?.deadline || notBefore != nil else { return }
         timer?.task.cancel()
         timer = nil
         guard let next else { return }
+        let due = max(next.at, notBefore ?? next.at)
         let task = Task { [weak self] in
-            let wait = next.at - ServerClock.now()
+            let wait = due - ServerClock.now()
             if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
             guard !Task.isCancelled else { return }
             await self?.fire(next)
@@ -317,9 +347,7 @@ actor SessionRoom {
         for case .send(var event, let audience) in effects {
             if case .audioPlay(var play) = event {
                 play.url = "/v1/sessions/\(id)/assets/\(play.clipId)"
-                if let path = environment.packs.clipPath(packId: game.settings.packId, clipId: play.clipId) {
-                    play.durationMs = WAVDuration.milliseconds(ofFileAt: path)
-                }
+                play.durationMs = clipPath(play.clipId).flatMap(WAVDuration.milliseconds(ofFileAt:))
                 event = .audioPlay(play)
             }
             let recipients = connections.values.filter {
@@ -338,14 +366,18 @@ actor SessionRoom {
             if connection.role != .player, let cached = shared[connection.role] {
                 text = cached
             } else {
-                text = encode(
-                    .stateSnapshot(
-                        game.projection(for: connection.role, participant: connection.participantId, now: now)),
-                    now: now)
+                text = encode(.stateSnapshot(view(for: connection, now: now)), now: now)
                 if connection.role != .player { shared[connection.role] = text }
             }
             push(text, to: connection)
         }
+    }
+
+    /// The connection's projection, with the join link at the box's current address.
+    private func view(for connection: Connection, now: Int64) -> Projection {
+        var projection = game.projection(for: connection.role, participant: connection.participantId, now: now)
+        projection.joinUrl = environment.address.joinURL(sessionId: id, joinToken: record.joinToken)
+        return projection
     }
 
     func send(_ event: ServerEvent, to connection: Connection, now: Int64) {
@@ -357,10 +389,9 @@ actor SessionRoom {
     }
 
     private func push(_ text: String, to connection: Connection) {
-        if !connection.send(text) {
-            logger.notice("dropped a connection that stopped reading", metadata: ["connection.id": "\(connection.id)"])
-            connections[connection.id] = nil
-            if connections.isEmpty { idleSince = ServerClock.now() }
+        if !connection.send(text), connections[connection.id] != nil {
+            logger.notice("connection lost while sending", metadata: ["connection.id": "\(connection.id)"])
+            lost.insert(connection.id)
         }
     }
 

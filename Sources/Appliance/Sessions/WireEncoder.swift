@@ -28,7 +28,7 @@ enum WAVDuration {
         while offset + 8 <= bytes.count {
             let size = Int(uint32(offset + 4))
             let chunk = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            if chunk == "fmt ", offset + 16 <= bytes.count { byteRate = uint32(offset + 16) }
+            if chunk == "fmt ", offset + 20 <= bytes.count { byteRate = uint32(offset + 16) }
             if chunk == "data" {
                 guard byteRate > 0 else { return nil }
                 let dataSize = UInt64(size == 0xFFFF_FFFF ? 0 : size)

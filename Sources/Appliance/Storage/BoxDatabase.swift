@@ -70,7 +70,22 @@ struct BoxDatabase: Sendable {
                 t.primaryKey(["packId", "destinationId"])
             }
         }
+        migrator.registerMigration("v2: session limits, boots") { db in
+            try db.alter(table: "session") { t in t.add(column: "maxPlayers", .integer).notNull().defaults(to: 50) }
+            try db.create(table: "boot") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("startedAt", .integer).notNull()
+            }
+        }
         return migrator
+    }
+
+    /// Records a start of the box and returns how many there have been.
+    func recordBoot(at now: Int64) throws -> Int {
+        try writer.write { db in
+            try db.execute(sql: "INSERT INTO boot (startedAt) VALUES (?)", arguments: [now])
+            return Int(db.lastInsertedRowID)
+        }
     }
 
     /// Everything one accepted command changes in the database, written in one transaction.

@@ -10,6 +10,8 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var joinToken: String
     var tvJoinTokenHash: String
     var settings: Settings
+    /// The player limit the session was created with; replay uses it, whatever the box runs with now.
+    var maxPlayers: Int
     var createdAt: Int64
     var endedAt: Int64?
     var endedReason: String?

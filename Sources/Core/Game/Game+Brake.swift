@@ -49,6 +49,9 @@ extension Game {
     ) throws(GameError) {
         guard phase == .pausedForBrake, let brake else { throw .invalidPhase("No brake is waiting for an answer") }
         guard brake.ownerId == player else { throw .forbidden("Only the player who pulled the brake may answer") }
+        // Locking moves the game to the next clue, which a paused game must not do; the brake's
+        // deadline is frozen too, so the answer waits for HOST_RESUME.
+        guard pausedSince == nil else { throw .invalidPhase("The game is paused; answer when it resumes") }
         let text = try validAnswer(raw)
         round?.locks.append(
             LockedAnswer(playerId: player, levelPoints: brake.levelPoints, answerText: text, lockedAt: now))

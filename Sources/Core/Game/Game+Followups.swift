@@ -16,7 +16,9 @@ extension Game {
                     options: question.options, timer: timer.view)))
         out.room(
             .audioPlay(
-                AudioPlay(clipId: "\(current.destination.id)-followup-\(index)", kind: .followup, startAtServerMs: now))
+                AudioPlay(
+                    clipId: AudioClip.followup(round: current.index, index: index), kind: .followup,
+                    startAtServerMs: now))
         )
     }
 

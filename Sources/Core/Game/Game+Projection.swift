@@ -37,7 +37,9 @@ extension Game {
             if phase == .followupQuestion, let followup = current.followup {
                 projection.followup = Projection.Followup(
                     index: followup.index, total: followup.total, questionText: followup.question.question,
-                    options: followup.question.options, timer: followup.timer, isOpen: followup.isOpen,
+                    options: followup.question.options,
+                    timer: timers.first { $0.id == followup.timer.timerId }?.view(at: now) ?? followup.timer,
+                    isOpen: followup.isOpen,
                     correctAnswer: isHost || followup.results != nil ? followup.question.answer : nil,
                     answeredCount: followup.answers.count)
             }

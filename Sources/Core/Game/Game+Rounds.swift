@@ -27,7 +27,7 @@ extension Game {
             followupCount: min(settings.followupsPerDestination, destination.followups.count))
         phase = .roundIntro
         setMusic("travel", now: now, into: &out)
-        out.room(.audioPlay(AudioPlay(clipId: "intro", kind: .intro, startAtServerMs: now)))
+        out.room(.audioPlay(AudioPlay(clipId: AudioClip.intro, kind: .intro, startAtServerMs: now)))
         if settings.introMs > 0 {
             arm(.intro, durationMs: Int64(settings.introMs), now: now, into: &out)
         } else {
@@ -36,7 +36,8 @@ extension Game {
     }
 
     mutating func showClue(_ levelIndex: Int, now: ServerTime, into out: inout Outbox) {
-        guard let destination = round?.destination else { return }
+        guard let current = round else { return }
+        let destination = current.destination
         leavePhase()
         phase = .clueLevel
         round?.levelIndex = levelIndex
@@ -47,7 +48,10 @@ extension Game {
                     levelPoints: clue.points, clueText: clue.text, levelIndex: levelIndex + 1,
                     totalLevels: destination.clues.count)))
         out.room(
-            .audioPlay(AudioPlay(clipId: "\(destination.id)-clue-\(clue.points)", kind: .clue, startAtServerMs: now)))
+            .audioPlay(
+                AudioPlay(
+                    clipId: AudioClip.clue(round: current.index, points: clue.points), kind: .clue, startAtServerMs: now
+                )))
         if settings.autoAdvance {
             arm(.clue, durationMs: pacing.clueMs, now: now, into: &out)
         }
@@ -135,7 +139,8 @@ extension Game {
             ))
         out.everyone(.destinationResults(DestinationResults(results: results)))
         out.everyone(.scoreboardUpdate(ScoreboardUpdate(standings: standings)))
-        out.room(.audioPlay(AudioPlay(clipId: "\(destination.id)-reveal", kind: .reveal, startAtServerMs: now)))
+        out.room(
+            .audioPlay(AudioPlay(clipId: AudioClip.reveal(round: current.index), kind: .reveal, startAtServerMs: now)))
         if settings.autoAdvance {
             arm(.reveal, durationMs: pacing.revealMs, now: now, into: &out)
         }

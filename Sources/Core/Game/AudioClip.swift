@@ -1,0 +1,51 @@
+/// The names of voice clips. On the wire a clip is named by its place in the game (`r2-clue-10`),
+/// never by its destination: a destination's id is usually its name, and the TV must not learn it
+/// before the reveal. The box maps a wire name to the pack's file (`<destinationId>-clue-10`) only
+/// once the clip has been played.
+public enum AudioClip {
+    public static let intro = "intro"
+
+    static func clue(round: Int, points: Int) -> String { "r\(round + 1)-clue-\(points)" }
+    static func reveal(round: Int) -> String { "r\(round + 1)-reveal" }
+    static func followup(round: Int, index: Int) -> String { "r\(round + 1)-followup-\(index)" }
+}
+
+extension Game {
+    /// The pack clip (file name without `.wav`) behind a wire clip id, if that clip has already been
+    /// played in this game; nil for anything not yet heard, so clips cannot be fetched ahead.
+    public func packClip(for clipId: String) -> String? {
+        if clipId == AudioClip.intro { return AudioClip.intro }
+        let parts = clipId.split(separator: "-")
+        guard parts.count >= 2, parts[0].first == "r", let number = Int(parts[0].dropFirst()), number >= 1,
+            number <= plan.count, let current = round, phase != .lobby
+        else { return nil }
+        let index = number - 1
+        guard index <= current.index else { return nil }
+        let destination = plan[index]
+        let past = index < current.index
+        switch (parts[1], parts.count) {
+        case ("clue", 3):
+            guard let points = Int(parts[2]), let level = destination.clues.firstIndex(where: { $0.points == points })
+            else {
+                return nil
+            }
+            let heard = past || current.revealed || (current.levelIndex.map { level <= $0 } ?? false)
+            return heard ? "\(destination.id)-clue-\(points)" : nil
+        case ("reveal", 2):
+            return past || current.revealed ? "\(destination.id)-reveal" : nil
+        case ("followup", 3):
+            guard let number = Int(parts[2]), number >= 1, number <= destination.followups.count else { return nil }
+            let heard = past || (current.followup.map { number <= $0.index } ?? false)
+            return heard ? "\(destination.id)-followup-\(number)" : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Moves `version` past every version an earlier run of the box can have sent: presence changes
+    /// are not in the command log, so a replayed game would otherwise count from a lower number.
+    /// `boot` is how many times the box has started.
+    public mutating func resumeVersion(boot: Int) {
+        version = (boot << 32) + version
+    }
+}

@@ -1,0 +1,75 @@
+import Core
+import Foundation
+import Testing
+
+/// Voice clips on the wire: named by their place in the game, served only once they have played.
+@Suite("Voice clips over HTTP", .serialized)
+struct VoiceClipTests {
+    /// A copy of the Swedish pack with a short WAV for every clip it can play.
+    static func packsWithClips() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-packs-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("sv-sverige")
+        let voice = folder.appendingPathComponent("voice")
+        try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)
+        let source = BoxProcess.repositoryRoot.appendingPathComponent("packs/sv-sverige/pack.json")
+        try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent("pack.json"))
+        let pack = try JSONDecoder().decode(Pack.self, from: Data(contentsOf: source))
+        var names = ["intro"]
+        for destination in pack.destinations {
+            names += [10, 8, 6, 4, 2].map { "\(destination.id)-clue-\($0)" }
+            names += ["\(destination.id)-reveal"] + (1...3).map { "\(destination.id)-followup-\($0)" }
+        }
+        for name in names { try wav(milliseconds: 1_500).write(to: voice.appendingPathComponent("\(name).wav")) }
+        return root
+    }
+
+    /// A silent mono 16-bit 22,050 Hz WAV of the given length.
+    static func wav(milliseconds: Int) -> Data {
+        let rate = 22_050
+        let bytes = rate * 2 * milliseconds / 1000
+        var data = Data("RIFF".utf8)
+        func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        append(UInt32(36 + bytes))
+        data.append(contentsOf: Data("WAVEfmt ".utf8))
+        append(16)
+        append16(1)
+        append16(1)
+        append(UInt32(rate))
+        append(UInt32(rate * 2))
+        append16(2)
+        append16(16)
+        data.append(contentsOf: Data("data".utf8))
+        append(UInt32(bytes))
+        data.append(Data(count: bytes))
+        return data
+    }
+
+    @Test("AUDIO_PLAY names the clip by round, gives its url and length; unplayed clips are not served")
+    func clips() async throws {
+        let packs = try Self.packsWithClips()
+        defer { try? FileManager.default.removeItem(at: packs) }
+        let box = try BoxProcess(packs: packs.path)
+        try box.start()
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"], tv: true)
+        table.host.send(.hostStartGame)
+        let play = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }
+        #expect(play.payloadObject["clipId"] as? String == "r1-clue-10")
+        #expect(play.payloadObject["durationMs"] as? Int == 1_500)
+        let url = try #require(play.payloadObject["url"] as? String)
+        let served = try await table.http.get(url)
+        #expect(served.status == 200)
+        #expect(served.headers["content-type"] == "audio/wav")
+        #expect(served.body.count == Self.wav(milliseconds: 1_500).count)
+        let name = try await table.destinationName()
+        for ahead in ["r1-clue-8", "r1-reveal", "r1-followup-1", "r2-clue-10"] {
+            #expect(
+                try await table.http.get("/v1/sessions/\(table.sessionId)/assets/\(ahead)").status == 404, "\(ahead)")
+        }
+        #expect(!(await table.tv!.allTexts()).contains { $0.lowercased().contains(name.lowercased()) })
+        table.host.send(.hostForceReveal)
+        try await table.tv!.expect("DESTINATION_REVEAL")
+        #expect(try await table.http.get("/v1/sessions/\(table.sessionId)/assets/r1-reveal").status == 200)
+        table.closeAll()
+    }
+}
