@@ -65,14 +65,12 @@ actor SessionRoom {
         var isEnded: Bool
         var joinToken: String
         var tvJoinTokenHash: String
-        var settings: Settings
     }
 
     func summary(now: Int64) -> Summary {
         Summary(
             hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count, phase: game.phase,
-            isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash,
-            settings: game.settings)
+            isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash)
     }
 
     var hasConnections: Bool { !connections.isEmpty }
@@ -117,7 +115,7 @@ actor SessionRoom {
         return Seat(participantId: participantId, token: token)
     }
 
-    /// Ends the session (DELETE by the host, or the box after it sat idle).
+    /// Ends the session (DELETE by the host).
     func end(reason: String, by actor: Actor, now: Int64) throws(BoxError) {
         try run(.end(reason: reason), by: actor, now: now)
     }
@@ -286,6 +284,7 @@ actor SessionRoom {
             game = next
             deliver(effects, now: now)
         }
+        settleLost(now: now)
     }
 
     private func fire(_ deadline: Deadline) {
