@@ -17,13 +17,9 @@ struct CrashRecoveryTests {
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
         let name = try await table.destinationName()
-        table.players[0].socket.send(.brakePull(.init()))
-        try await table.host.expect("BRAKE_ACCEPTED")
-        table.players[0].socket.send(.brakeAnswerSubmit(.init(answerText: name)))
+        try await table.brakeAndAnswer(0, name)
         try await table.allSee(.clueLevel, level: 8)
-        table.players[1].socket.send(.brakePull(.init()))
-        try await table.host.expect("BRAKE_ACCEPTED")
-        table.players[1].socket.send(.brakeAnswerSubmit(.init(answerText: "Atlantis")))
+        try await table.brakeAndAnswer(1, "Atlantis")
         let before = try await table.host.expectSnapshot { $0.clue?.levelPoints == 6 }
 
         box.kill()

@@ -128,10 +128,7 @@ struct LiveGameTests {
         var table = try await LiveTable.open(box, settings: Self.quick, players: ["Anna", "Björn"], tv: false)
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
-        let name = try await table.destinationName()
-        table.players[0].socket.send(.brakePull(.init()))
-        try await table.host.expect("BRAKE_ACCEPTED")
-        table.players[0].socket.send(.brakeAnswerSubmit(.init(answerText: name)))
+        try await table.brakeAndAnswer(0, try await table.destinationName())
         try await table.allSee(.clueLevel, level: 8)
 
         let bjorn = table.players[1]

@@ -76,6 +76,15 @@ struct LiveTable {
         return name
     }
 
+    /// Player `index` pulls the brake and, once the host has seen it accepted, locks `answer`.
+    func brakeAndAnswer(_ index: Int, _ answer: String) async throws {
+        players[index].socket.send(.brakePull(.init()))
+        try await host.expect("BRAKE_ACCEPTED") {
+            $0.payloadObject["brakeOwnerPlayerId"] as? String == players[index].id
+        }
+        players[index].socket.send(.brakeAnswerSubmit(.init(answerText: answer)))
+    }
+
     func closeAll() { for socket in everyone { socket.close() } }
 }
 
