@@ -50,10 +50,12 @@ extension Request {
             throw BoxError(
                 status: 400, code: "INVALID_SETTINGS",
                 message:
-                    "settings.\(context.codingPath.dropFirst().map(\.stringValue).joined(separator: ".")) has a value the box does not know"
+                    "\(DecodingProblem.path(context.codingPath)) has a value the box does not know"
             )
         } catch {
-            throw .badRequest("The body is not the JSON this endpoint expects (\(JSONProblem.describe(error)))")
+            throw .badRequest(
+                "The body is not the JSON this endpoint expects (\(DecodingProblem.describe(error, whole: "the body")))"
+            )
         }
     }
 
@@ -62,23 +64,5 @@ extension Request {
         guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
         let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
-    }
-}
-
-/// Readable decoding errors for API callers.
-enum JSONProblem {
-    static func describe(_ error: any Error) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty
-                ? "the body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case DecodingError.keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
-        case DecodingError.typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
-        case DecodingError.valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
-        default: return "unreadable"
-        }
     }
 }

@@ -14,6 +14,16 @@ enum PackFiles {
         return path
     }
 
+    /// Reads and checks the pack a path names. `pack` is set only when it has no problem.
+    static func load(_ path: String) -> (file: String, pack: Pack?, problems: [String]) {
+        let file = file(for: path)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return (file, nil, ["\(file): cannot be read (no such file, or not a pack folder)"])
+        }
+        let (pack, problems) = PackValidator.validate(data: data, file: file)
+        return (file, problems.isEmpty ? pack : nil, problems.map(\.description))
+    }
+
     /// Validates every path, and the packs together (ids must be unique). Returns a report line per
     /// problem, a summary line per good pack, and whether everything passed.
     static func validate(_ paths: [String]) -> (lines: [String], ok: Bool) {
@@ -21,16 +31,10 @@ enum PackFiles {
         var problemCount = 0
         var valid: [(file: String, pack: Pack)] = []
         for path in paths {
-            let file = file(for: path)
-            guard let data = FileManager.default.contents(atPath: file) else {
-                lines.append("\(file): cannot be read (no such file, or not a pack folder)")
-                problemCount += 1
-                continue
-            }
-            let (pack, problems) = PackValidator.validate(data: data, file: file)
-            lines += problems.map(\.description)
+            let (file, pack, problems) = load(path)
+            lines += problems
             problemCount += problems.count
-            if let pack, problems.isEmpty {
+            if let pack {
                 valid.append((file, pack))
                 lines.append(
                     "\(file): ok — \(pack.packId) (\(pack.language.rawValue)), \(pack.destinations.count) destinations")

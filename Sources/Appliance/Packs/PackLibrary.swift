@@ -13,15 +13,15 @@ struct PackLibrary: Sendable {
         self.directory = directory
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
         for folder in folders {
-            let file = PackFiles.file(for: (directory as NSString).appendingPathComponent(folder))
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            let (pack, problems) = PackValidator.validate(data: data, file: file)
-            guard let pack, problems.isEmpty else {
+            let (file, pack, problems) = PackFiles.load((directory as NSString).appendingPathComponent(folder))
+            // A folder without a pack.json is not a pack (voice clips, notes): skipped quietly.
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            guard let pack else {
                 logger.error(
                     "pack left out",
                     metadata: [
                         "file": "\(file)", "problems": "\(problems.count)",
-                        "first": "\(problems.first?.description ?? "")",
+                        "first": "\(problems.first ?? "")",
                     ])
                 continue
             }

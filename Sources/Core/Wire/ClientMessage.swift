@@ -113,7 +113,9 @@ public enum ClientMessage: Sendable, Equatable {
             do {
                 return try decoder.decode(Body<P>.self, from: data).payload
             } catch {
-                throw .badMessage("\(type): \(describe(error))")
+                // The envelope was read already, so an unreadable whole is a value Foundation refuses
+                // (say a number out of range) inside the payload.
+                throw .badMessage("\(type): \(DecodingProblem.describe(error, whole: "payload"))")
             }
         }
         switch type {
@@ -166,25 +168,5 @@ public enum ClientMessage: Sendable, Equatable {
             .hostResume, .hostEndSession, .hostRestart, .playerLeave:
             return encode(Empty())
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing \(path(context.codingPath + [key]))"
-        case DecodingError.typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) must be \(type)"
-        case DecodingError.valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) must be \(type), not null"
-        case DecodingError.dataCorrupted(let context):
-            // The envelope was read already, so this is a value Foundation refuses (say a number out of range).
-            return context.codingPath.isEmpty ? "payload is invalid" : "\(path(context.codingPath)) is invalid"
-        default:
-            return "invalid payload"
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 }

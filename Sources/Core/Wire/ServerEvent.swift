@@ -62,18 +62,6 @@ public enum ServerEvent: Sendable, Equatable {
         }
     }
 
-    /// Sound and picture cues for the room: sent to the TV, and played by the box itself.
-    public var isAudio: Bool {
-        switch self {
-        case .audioPlay, .audioStop, .musicSet, .musicStop, .musicGainSet, .sfxPlay, .uiEffectTrigger: true
-        case .welcome, .stateSnapshot, .pong, .error, .playerJoined, .playerLeft, .lobbyUpdated, .cluePresent,
-            .brakeAccepted, .brakeRejected, .brakeAnswerLocked, .destinationReveal, .destinationResults,
-            .scoreboardUpdate, .followupPresent, .followupLocked, .followupResults, .finalResultsPresent, .timerSync,
-            .sessionEnded:
-            false
-        }
-    }
-
     fileprivate func encodePayload(to container: inout KeyedEncodingContainer<ServerMessage.CodingKeys>) throws {
         let key = ServerMessage.CodingKeys.payload
         switch self {
