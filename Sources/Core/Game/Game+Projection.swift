@@ -21,8 +21,10 @@ extension Game {
                 destination: revealed
                     ? Projection.DestinationView(
                         name: destination.name, country: destination.country,
-                        aliases: isHost ? destination.aliases : nil, sources: isHost ? destination.sources : nil)
-                    : nil)
+                        aliases: isHost ? destination.aliases : nil, sources: isHost ? destination.sources : nil,
+                        revealText: destination.revealText)
+                    : nil,
+                results: current.results)
             projection.lockedAnswers = current.locks.map {
                 Projection.LockedAnswer(
                     playerId: $0.playerId, lockedAtLevelPoints: $0.levelPoints,
@@ -41,7 +43,14 @@ extension Game {
                     timer: timers.first { $0.id == followup.timer.timerId }?.view(at: now) ?? followup.timer,
                     isOpen: followup.isOpen,
                     correctAnswer: isHost || followup.results != nil ? followup.question.answer : nil,
-                    answeredCount: followup.answers.count)
+                    answeredCount: followup.answers.count,
+                    answers: isHost
+                        ? players.compactMap { player in
+                            followup.answers[player.id].map {
+                                Projection.FollowupAnswer(playerId: player.id, answerText: $0)
+                            }
+                        } : nil,
+                    results: followup.results?.results)
             }
         }
         if let brake {

@@ -6,6 +6,8 @@ public struct Projection: Codable, Sendable, Equatable {
         public var index: Int
         public var total: Int
         public var destination: DestinationView?
+        /// Everyone, once the destination is revealed: how each locked answer scored.
+        public var results: [DestinationResult]?
     }
 
     public struct DestinationView: Codable, Sendable, Equatable {
@@ -15,6 +17,8 @@ public struct Projection: Codable, Sendable, Equatable {
         public var aliases: [String]?
         /// HOST only.
         public var sources: [String]?
+        /// The reveal line, once revealed (HOST: always).
+        public var revealText: String?
     }
 
     public struct Clue: Codable, Sendable, Equatable {
@@ -49,6 +53,15 @@ public struct Projection: Codable, Sendable, Equatable {
         public var correctAnswer: String?
         /// How many players have answered so far.
         public var answeredCount: Int
+        /// HOST only: every answer so far, in join order of the players.
+        public var answers: [FollowupAnswer]?
+        /// Everyone, once FOLLOWUP_RESULTS of this question went out.
+        public var results: [FollowupResult]?
+    }
+
+    public struct FollowupAnswer: Codable, Sendable, Equatable {
+        public var playerId: ParticipantID
+        public var answerText: String
     }
 
     public struct You: Codable, Sendable, Equatable {
