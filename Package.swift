@@ -38,7 +38,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // The web pages for phones, the TV and the host: plain files, no build step.
+            resources: [.copy("Web")]
         ),
         .testTarget(name: "CoreTests", dependencies: ["Core"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -11,6 +11,7 @@ struct Box: Sendable {
     let hub: SessionHub
     let environment: RoomEnvironment
     let address: PublicAddress
+    let web: WebPages
 
     init(configuration: BoxConfiguration, logger: Logger) async throws {
         self.configuration = configuration
@@ -21,6 +22,8 @@ struct Box: Sendable {
             logger.warning(
                 "no packs found: sessions cannot be created", metadata: ["packs": "\(configuration.packsDirectory)"])
         }
+        guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
+        web = try WebPages(directory: webDirectory)
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
         environment = RoomEnvironment(
             database: database, packs: packs, address: address, limits: .init(maxPlayers: configuration.maxPlayers),
@@ -31,14 +34,13 @@ struct Box: Sendable {
 
     /// The HTTP + WebSocket application with every route of the contract.
     func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let address = self.address
         let hub = self.hub
         let router = Router(context: BoxRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         router.get("/healthz") { _, _ in
             try JSON.response(Health(status: "ok", version: Tripto.version, sessions: await hub.liveCount))
         }
-        router.get("/") { _, _ in StatusPage(address: address) }
+        web.addRoutes(to: router)
         SessionsController(hub: hub, environment: environment, throttle: MissThrottle()).addRoutes(to: router)
 
         let sockets = Router(context: BoxRequestContext.self)
@@ -87,7 +89,8 @@ struct Health: Codable, Sendable {
     var sessions: Int
 }
 
-/// Headers every response carries: no sniffing, no framing by other sites, no referrer leaks of join tokens.
+/// Headers every response carries: no sniffing, no framing by other sites, no referrer leaks of join tokens,
+/// and a content policy that lets pages load nothing from outside the box and run no inline script.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = BoxRequestContext
 
@@ -97,29 +100,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; frame-ancestors 'none'"
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+            + "object-src 'none'; frame-ancestors 'none'"
         return response
-    }
-}
-
-/// What `/` shows until the web pages arrive: that the box runs, and where the API is.
-struct StatusPage: ResponseGenerator {
-    let address: PublicAddress
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        let html = """
-            <!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>Tripto box</title>
-            <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem">
-            <h1>Tripto box is running</h1>
-            <p>This box serves the game at <code>\(address.baseURL)</code>.</p>
-            <p>The pages for phones and the TV are not installed yet. Clients that speak the wire
-            protocol (the iOS host and tvOS apps) can connect now: <code>POST /v1/sessions</code>,
-            <code>GET /v1/packs</code>, <code>GET /healthz</code>, WebSocket <code>/ws</code>.</p>
-            </body></html>
-            """
-        return Response(
-            status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

@@ -1,0 +1,229 @@
+// Talking to the box: REST calls, the WebSocket with its reconnect loop and clock sync, and the
+// seats (tokens) this browser holds, kept in localStorage so a reload or a phone that slept comes back.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "NETWORK", "The box cannot be reached");
+  }
+  if (response.status === 204) return null;
+  let json = null;
+  try {
+    json = await response.json();
+  } catch {
+    // fall through: a non-JSON answer is reported by its status
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, json?.error ?? "HTTP_" + response.status, json?.message ?? response.statusText);
+  }
+  return json;
+}
+
+/** The seat this browser holds in a session, per role ("player", "host", "tv"). */
+export const seats = {
+  get(role) {
+    try {
+      return JSON.parse(localStorage.getItem(`tripto.${role}`) ?? "null");
+    } catch {
+      return null;
+    }
+  },
+  set(role, seat) {
+    localStorage.setItem(`tripto.${role}`, JSON.stringify(seat));
+  },
+  clear(role) {
+    localStorage.removeItem(`tripto.${role}`);
+  },
+};
+
+/**
+ * The box's clock as seen from here. Each PONG gives a sample; the one with the shortest round trip
+ * is the most trustworthy, so it wins until a better one arrives (samples age out after a minute).
+ */
+export class ServerClock {
+  constructor() {
+    this.offset = 0;
+    this.best = null;
+  }
+  sample(clientSentMs, serverMs, receivedMs = Date.now()) {
+    const rtt = receivedMs - clientSentMs;
+    const offset = serverMs - (clientSentMs + rtt / 2);
+    if (!this.best || rtt <= this.best.rtt || receivedMs - this.best.at > 60_000) {
+      this.best = { rtt, at: receivedMs };
+      this.offset = offset;
+    }
+  }
+  now() {
+    return Date.now() + this.offset;
+  }
+}
+
+/**
+ * One WebSocket to the box that keeps itself alive: it reconnects forever with a growing delay
+ * (up to 5 s), pings every 5 s to sync the clock, and treats 10 s of silence as a lost line (a
+ * phone waking from sleep often has a dead socket that has not noticed yet).
+ *
+ * Events: onmessage(msg), onstatus("connecting" | "open" | "lost"), onend({ code, reason }) when
+ * the box closed the seat for good (session ended, kicked, unknown token).
+ */
+export class BoxLink {
+  constructor(token, handlers) {
+    this.token = token;
+    this.handlers = handlers;
+    this.clock = new ServerClock();
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.everOpen = false;
+    this.lastHeard = 0;
+    this.timer = setInterval(() => this.tick(), 1000);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.checkNow();
+    });
+    window.addEventListener("online", () => this.checkNow());
+    this.connect();
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.handlers.onstatus?.(this.everOpen ? "lost" : "connecting");
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.lastHeard = Date.now();
+      this.ping();
+    };
+    socket.onmessage = (event) => {
+      if (socket !== this.socket) return;
+      this.lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "PONG") {
+        this.clock.sample(message.payload.clientTimeMs, message.payload.serverTimeMs);
+        return;
+      }
+      if (message.type === "WELCOME") {
+        this.attempt = 0;
+        this.everOpen = true;
+        this.handlers.onstatus?.("open");
+      }
+      if (message.serverTimeMs && !this.clock.best) this.clock.offset = message.serverTimeMs - Date.now();
+      this.handlers.onmessage?.(message);
+    };
+    socket.onclose = (event) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      // 1000: the session ended; 4001: the token is unknown; 4003: this seat was taken away.
+      if (event.code === 1000 || event.code === 4001 || event.code === 4003) {
+        this.stop();
+        this.handlers.onend?.({ code: event.code, reason: event.reason });
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.handlers.onstatus?.(this.everOpen ? "lost" : "connecting");
+    const delay = Math.min(5000, 400 * 2 ** this.attempt) + Math.random() * 300;
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  tick() {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > 10_000) {
+      this.drop();
+      return;
+    }
+    if (Date.now() - (this.lastPing ?? 0) >= 5000) this.ping();
+  }
+
+  /** After sleep or a network change: ping now, and give up on the socket if it stays silent. */
+  checkNow() {
+    if (!this.socket) {
+      clearTimeout(this.retryTimer);
+      this.attempt = 0;
+      this.connect();
+      return;
+    }
+    this.ping();
+    const asked = Date.now();
+    setTimeout(() => {
+      if (this.socket && this.lastHeard < asked) this.drop();
+    }, 3000);
+  }
+
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    try {
+      socket?.close();
+    } catch {
+      // already closing
+    }
+    this.retry();
+  }
+
+  ping() {
+    this.lastPing = Date.now();
+    this.send("PING", { clientTimeMs: Date.now() });
+  }
+
+  send(type, payload = {}) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify({ type, payload }));
+    return true;
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+  }
+}
+
+/** Seconds left until a server time, for countdowns (never negative). */
+export function secondsLeft(clock, deadlineMs) {
+  return Math.max(0, Math.ceil((deadlineMs - clock.now()) / 1000));
+}
+
+/**
+ * Keeps every `[data-deadline]` element on the page counting down, and every `[data-bar-end]`
+ * bar shrinking, against the box's clock. Paused timers carry `data-remaining` instead.
+ */
+export function runCountdowns(clock) {
+  setInterval(() => {
+    for (const el of document.querySelectorAll("[data-deadline]")) {
+      el.textContent = secondsLeft(clock, Number(el.dataset.deadline));
+    }
+    for (const el of document.querySelectorAll("[data-bar-end]")) {
+      const total = Number(el.dataset.barTotal);
+      const left = Math.max(0, Number(el.dataset.barEnd) - clock.now());
+      el.style.width = `${total > 0 ? Math.min(100, (100 * left) / total) : 0}%`;
+    }
+  }, 250);
+}

@@ -1,0 +1,94 @@
+// What the player, TV and host pages share about a game in progress: names, timers, the finale's
+// timeline and the connection overlays.
+import { t } from "./i18n.js";
+import { h, overlay } from "./ui.js";
+
+export function nameOf(snap, playerId) {
+  return (
+    snap.players.find((p) => p.playerId === playerId)?.name ??
+    snap.scoreboard.find((s) => s.playerId === playerId)?.name ??
+    "?"
+  );
+}
+
+/** The deadline of a timer, or its frozen remainder while the host has paused. */
+export function timerParts(timer) {
+  if (!timer) return null;
+  if (timer.remainingMs !== undefined && timer.remainingMs !== null) {
+    return { paused: true, remainingMs: timer.remainingMs, durationMs: timer.durationMs };
+  }
+  return { paused: false, end: timer.startAtServerMs + timer.durationMs, durationMs: timer.durationMs };
+}
+
+/** "12" counting down, plus a shrinking bar; frozen while paused. */
+export function countdown(timer, clock, { bar = true, label } = {}) {
+  const parts = timerParts(timer);
+  if (!parts) return null;
+  const seconds = parts.paused
+    ? h("span", { class: "countdown" }, Math.ceil(parts.remainingMs / 1000))
+    : h("span", { class: "countdown", dataset: { deadline: parts.end } }, Math.max(0, Math.ceil((parts.end - clock.now()) / 1000)));
+  const fillEl = h("div");
+  if (parts.paused) fillEl.style.width = `${(100 * parts.remainingMs) / parts.durationMs}%`;
+  else Object.assign(fillEl.dataset, { barEnd: parts.end, barTotal: parts.durationMs });
+  return h(
+    "div",
+    { class: "stack", role: "timer", "aria-label": label ?? t("game.timeLeft") },
+    h("div", { class: "row" }, h("span", { class: "dim" }, t("game.timeLeft")), seconds, h("span", { class: "dim" }, "s")),
+    bar ? h("div", { class: "timerbar", "aria-hidden": "true" }, fillEl) : null,
+  );
+}
+
+/**
+ * Where the finale is on the blueprint's timeline (section 12.7), counted from the finale timer's
+ * start: "lead" until 0.8 s, "drumroll" until 3.2 s, "winner" until 7 s, then "standings".
+ */
+export function finaleStep(snap, clock) {
+  if (snap.phase !== "FINAL_RESULTS") return "standings";
+  const timer = snap.timers.find((x) => x.phase === "FINAL_RESULTS");
+  if (!timer) return "standings";
+  const elapsed = timer.remainingMs != null ? timer.durationMs - timer.remainingMs : clock.now() - timer.startAtServerMs;
+  if (elapsed < 800) return "lead";
+  if (elapsed < 3200) return "drumroll";
+  if (elapsed < 7000) return "winner";
+  return "standings";
+}
+
+export function winnerText(snap) {
+  const results = snap.finalResults;
+  if (!results || !results.standingsFull.length) return t("final.noPlayers");
+  if (results.isTie) return results.tieWinners.map((id) => nameOf(snap, id)).join(" & ");
+  return nameOf(snap, results.winnerPlayerId);
+}
+
+/** The connection overlay every game page shows while its socket is down. */
+export function showConnection(status) {
+  if (status === "open") {
+    overlay("connection", null);
+    return;
+  }
+  overlay(
+    "connection",
+    h(
+      "div",
+      { class: "card stack", "aria-live": "assertive" },
+      h("div", { class: "spinner", "aria-hidden": "true" }),
+      h("h2", {}, status === "lost" ? t("conn.lost") : t("conn.connecting")),
+      h("p", { class: "dim" }, status === "lost" ? t("conn.lostHelp") : t("conn.connectingHelp")),
+    ),
+  );
+}
+
+/** The screen after the seat is gone: session ended, removed, or a token the box does not know. */
+export function endedScreen(kind, reason) {
+  overlay("connection", null);
+  const title = { ended: t("ended.title"), removed: t("ended.removed"), unknown: t("ended.unknown") }[kind];
+  const detail =
+    kind === "ended" ? t(`ended.reason.${reason}`, {}, t("ended.reason.other")) : kind === "removed" ? t("ended.removedHelp") : t("ended.unknownHelp");
+  return h(
+    "section",
+    { class: "stack center", id: "ended" },
+    h("h1", {}, title),
+    h("p", { class: "dim" }, detail),
+    h("a", { class: "button primary block", href: "/", id: "join-another" }, t("ended.another")),
+  );
+}

@@ -1,0 +1,222 @@
+// The launch page: create a game (as host or TV) or join one with its code (as player or host).
+import { api, seats } from "./box.js";
+import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
+import { h, fill, Stage, codeDots, cleanCode } from "./ui.js";
+
+const stage = new Stage(document.getElementById("main"));
+let packs = [];
+
+mountLanguagePicker(() => render(current));
+
+let current = { screen: "start" };
+function go(next) {
+  current = next;
+  render(current);
+}
+
+function render(state) {
+  document.documentElement.lang = t("lang");
+  stage.key = null;
+  switch (state.screen) {
+    case "start":
+      return stage.show("start", startScreen);
+    case "create":
+      return stage.show("create", createScreen);
+    case "join":
+      return stage.show("join", () => joinScreen(state));
+    case "role":
+      return stage.show("role", () => roleScreen(state));
+  }
+}
+
+function startScreen() {
+  const resume = [];
+  for (const [role, path] of [["player", null], ["host", "/host"], ["tv", "/tv"]]) {
+    const seat = seats.get(role);
+    if (!seat) continue;
+    const href = path ?? `/join/${encodeURIComponent(seat.sessionId)}`;
+    resume.push(h("a", { class: "button secondary block", href }, t(`resume.${role}`, { code: seat.joinCode ?? "" })));
+  }
+  return h(
+    "section",
+    { class: "stack", "aria-labelledby": "title" },
+    h("h1", { id: "title", class: "title-big brand" }, "TRIPTO"),
+    h("p", { class: "subtitle" }, t("launch.subtitle")),
+    h("div", { class: "stack" }, resume),
+    h("button", { class: "primary block", id: "create", onclick: () => go({ screen: "create" }) }, t("launch.create")),
+    h("button", { class: "secondary block", id: "join", onclick: () => go({ screen: "join" }) }, t("launch.join")),
+    h("p", { class: "help center" }, t("launch.help")),
+  );
+}
+
+function createScreen() {
+  const error = h("p", { class: "error-text", role: "alert" });
+  const packSelect = h("select", { id: "pack", name: "pack" });
+  const count = h(
+    "select",
+    { id: "count", name: "count" },
+    [1, 2, 3, 4, 5, 6, 8, 10].map((n) => h("option", { value: n, selected: n === 3 }, String(n))),
+  );
+  const fillPacks = () =>
+    fill(
+      packSelect,
+      packs.map((p) =>
+        h(
+          "option",
+          { value: p.packId, selected: p.language === t("lang") && !packSelect.dataset.touched },
+          `${p.title} (${p.language.toUpperCase()}, ${t("create.destinations", { n: p.destinations })})`,
+        ),
+      ),
+    );
+  packSelect.addEventListener("change", () => (packSelect.dataset.touched = "1"));
+  if (packs.length) fillPacks();
+  else
+    api("GET", "/v1/packs")
+      .then((list) => {
+        packs = list;
+        fillPacks();
+      })
+      .catch((e) => (error.textContent = errorMessage(e)));
+
+  const buttons = [];
+  const create = async (role) => {
+    buttons.forEach((b) => (b.disabled = true));
+    error.textContent = "";
+    try {
+      const settings = { destinationsCount: Number(count.value) };
+      if (packSelect.value) settings.packId = packSelect.value;
+      const made = await api("POST", "/v1/sessions", { role, settings });
+      if (role === "HOST") {
+        seats.set("host", {
+          sessionId: made.sessionId,
+          token: made.hostAuthToken,
+          tvJoinToken: made.tvJoinToken,
+          joinCode: made.joinCode,
+        });
+        location.assign("/host");
+      } else {
+        seats.set("tv", { sessionId: made.sessionId, token: made.tvAuthToken, joinCode: made.joinCode });
+        location.assign("/tv");
+      }
+    } catch (e) {
+      error.textContent = errorMessage(e);
+      buttons.forEach((b) => (b.disabled = false));
+    }
+  };
+  buttons.push(
+    h("button", { class: "primary block", id: "create-host", onclick: () => create("HOST") }, t("create.asHost")),
+    h("button", { class: "secondary block", id: "create-tv", onclick: () => create("TV") }, t("create.asTv")),
+  );
+  return h(
+    "section",
+    { class: "stack" },
+    h("h1", {}, t("create.title")),
+    h("div", {}, h("label", { for: "pack" }, t("create.pack")), packSelect),
+    h("div", {}, h("label", { for: "count" }, t("create.count")), count),
+    h("p", { class: "help" }, t("create.roleHelp")),
+    buttons[0],
+    h("p", { class: "help" }, t("create.hostHelp")),
+    buttons[1],
+    h("p", { class: "help" }, t("create.tvHelp")),
+    error,
+    h("button", { class: "block", onclick: () => go({ screen: "start" }) }, t("common.back")),
+  );
+}
+
+function joinScreen(state) {
+  const error = h("p", { class: "error-text", role: "alert" }, state.error ?? "");
+  const dots = codeDots();
+  const input = h("input", {
+    type: "text",
+    id: "code",
+    class: "code-input",
+    inputmode: "text",
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    placeholder: "ABC123",
+    "aria-describedby": "code-help",
+    value: state.code ?? "",
+  });
+  const submit = h("button", { class: "primary block", id: "code-submit", type: "submit", disabled: true }, t("join.go"));
+  const sync = () => {
+    const code = cleanCode(input.value);
+    if (input.value !== code) input.value = code;
+    dots.set(code.length);
+    submit.disabled = code.length !== 6;
+    input.classList.toggle("complete", code.length === 6);
+  };
+  input.addEventListener("input", sync);
+  const form = h(
+    "form",
+    {
+      class: "stack",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const code = cleanCode(input.value);
+        if (code.length !== 6) return;
+        submit.disabled = true;
+        error.textContent = "";
+        try {
+          const found = await api("GET", `/v1/sessions/by-code/${code}`);
+          go({ screen: "role", session: found });
+        } catch (e) {
+          error.textContent = errorMessage(e);
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h1", {}, t("join.title")),
+    h("label", { for: "code" }, t("join.label")),
+    input,
+    dots,
+    h("p", { id: "code-help", class: "help" }, t("join.help")),
+    submit,
+    error,
+    h("button", { class: "block", type: "button", onclick: () => go({ screen: "start" }) }, t("common.back")),
+  );
+  sync();
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+function roleScreen({ session }) {
+  const error = h("p", { class: "error-text", role: "alert" });
+  const asPlayer = () =>
+    location.assign(`/join/${encodeURIComponent(session.sessionId)}?code=${encodeURIComponent(session.joinCode)}`);
+  const hostButton = h(
+    "button",
+    {
+      class: "secondary block",
+      id: "role-host",
+      disabled: session.hasHost,
+      onclick: async () => {
+        hostButton.disabled = true;
+        try {
+          const joined = await api("POST", `/v1/sessions/${session.sessionId}/join`, {
+            role: "HOST",
+            joinCode: session.joinCode,
+          });
+          seats.set("host", { sessionId: joined.sessionId, token: joined.playerAuthToken, joinCode: joined.joinCode });
+          location.assign("/host");
+        } catch (e) {
+          error.textContent = errorMessage(e);
+        }
+      },
+    },
+    t("role.host"),
+  );
+  return h(
+    "section",
+    { class: "stack" },
+    h("h1", {}, t("role.title")),
+    h("p", { class: "dim" }, t("role.session", { code: session.joinCode, n: session.playerCount })),
+    h("button", { class: "primary block", id: "role-player", onclick: asPlayer }, t("role.player")),
+    hostButton,
+    session.hasHost ? h("p", { class: "help", id: "host-taken" }, t("error.HOST_ROLE_TAKEN")) : null,
+    error,
+    h("button", { class: "block", onclick: () => go({ screen: "join", code: session.joinCode }) }, t("common.back")),
+  );
+}
+
+render(current);

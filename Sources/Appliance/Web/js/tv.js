@@ -1,0 +1,415 @@
+// The TV: read from the sofa at 1920×1080. It shows only what the TV's projection holds (never a
+// secret), retries its connection forever, and can play the box's voice clips itself when switched on.
+import { api, seats, BoxLink, runCountdowns } from "./box.js";
+import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
+import { h, fill, Stage, toast, peopleList, standingsList, codeDots, cleanCode, confetti } from "./ui.js";
+import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen } from "./game.js";
+
+const main = document.getElementById("main");
+const head = document.getElementById("status");
+const stage = new Stage(main);
+const params = new URLSearchParams(location.search);
+
+let seat = seats.get("tv");
+let snap = null;
+let link = null;
+let soundOn = localStorage.getItem("tripto.tvSound") === "on";
+const voice = new Audio();
+
+mountLanguagePicker(() => {
+  stage.key = null;
+  if (snap) render();
+  else start();
+});
+
+async function start() {
+  document.documentElement.lang = t("lang");
+  const sessionId = params.get("s");
+  const tvJoinToken = params.get("k");
+  if (sessionId && tvJoinToken && seat?.sessionId !== sessionId) {
+    try {
+      await pair(sessionId, { tvJoinToken });
+    } catch (e) {
+      stage.show("pair", () => pairScreen(errorMessage(e)));
+      return;
+    }
+  }
+  if (seat) connect();
+  else stage.show("pair", () => pairScreen());
+}
+
+async function pair(sessionId, body) {
+  const joined = await api("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/tv`, body);
+  seat = { sessionId: joined.sessionId, token: joined.tvAuthToken, joinCode: joined.joinCode };
+  seats.set("tv", seat);
+  history.replaceState(null, "", "/tv");
+}
+
+/** A TV that has no session yet: pair with a game's code, or go to the start page to create one. */
+function pairScreen(message = "") {
+  const error = h("p", { class: "error-text", role: "alert" }, message);
+  const dots = codeDots();
+  const input = h("input", { type: "text", id: "code", class: "code-input", autocomplete: "off", placeholder: "ABC123" });
+  const submit = h("button", { class: "primary", type: "submit", disabled: true }, t("tv.pair"));
+  input.addEventListener("input", () => {
+    const code = cleanCode(input.value);
+    if (input.value !== code) input.value = code;
+    dots.set(code.length);
+    submit.disabled = code.length !== 6;
+  });
+  return h(
+    "form",
+    {
+      class: "tv-body stack",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        submit.disabled = true;
+        try {
+          const code = cleanCode(input.value);
+          const found = await api("GET", `/v1/sessions/by-code/${code}`);
+          await pair(found.sessionId, { joinCode: code });
+          connect();
+        } catch (e) {
+          error.textContent = errorMessage(e);
+          submit.disabled = false;
+        }
+      },
+    },
+    h("h1", {}, t("tv.pairTitle")),
+    h("p", { class: "dim" }, t("tv.pairHelp")),
+    h("label", { for: "code" }, t("join.label")),
+    input,
+    dots,
+    submit,
+    error,
+    h("a", { class: "button secondary", href: "/" }, t("tv.create")),
+  );
+}
+
+function connect() {
+  link = new BoxLink(seat.token, {
+    onstatus: showConnection,
+    onmessage,
+    onend: ({ code }) => {
+      // The seat is gone: stop drawing the game, keep only why it ended.
+      const reason = snap?.endedReason;
+      snap = null;
+      seats.clear("tv");
+      fill(head);
+      stage.show("ended", () => endedScreen(code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown", reason));
+    },
+  });
+  runCountdowns(link.clock);
+  setInterval(() => snap && render(), 250);
+}
+
+function onmessage(message) {
+  const p = message.payload;
+  switch (message.type) {
+    case "WELCOME":
+      snap = p.projection;
+      break;
+    case "STATE_SNAPSHOT":
+      snap = p;
+      break;
+    case "UI_EFFECT_TRIGGER":
+      if (p.effectId === "confetti") {
+        const wait = Math.max(0, (p.startAtServerMs ?? 0) - link.clock.now());
+        setTimeout(() => confetti(p.durationMs), wait);
+      }
+      return;
+    case "AUDIO_PLAY":
+      if (soundOn) playClip(p);
+      return;
+    case "AUDIO_STOP":
+      voice.pause();
+      return;
+    case "SESSION_ENDED":
+      if (snap) snap.endedReason = p.reason;
+      return;
+    case "ERROR":
+      toast(errorMessage(p));
+      return;
+    default:
+      return;
+  }
+  render();
+}
+
+function playClip(play) {
+  voice.src = play.url;
+  const wait = Math.max(0, play.startAtServerMs - link.clock.now());
+  setTimeout(() => voice.play().catch(() => toast(t("tv.soundBlocked"))), wait);
+}
+
+function render() {
+  renderHead();
+  const round = snap.round?.index ?? 0;
+  switch (snap.phase) {
+    case "LOBBY":
+    case "PREPARING_ROUND":
+      return stage.show("lobby", lobbyScreen);
+    case "ROUND_INTRO":
+      return stage.show(`intro:${round}`, introScreen);
+    case "CLUE_LEVEL":
+    case "PAUSED_FOR_BRAKE":
+      return stage.show(`clue:${round}:${snap.clue?.levelIndex}`, clueScreen);
+    case "REVEAL_DESTINATION":
+      return stage.show(`reveal:${round}`, revealScreen);
+    case "FOLLOWUP_QUESTION": {
+      const f = snap.followup;
+      return stage.show(`followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}`, followupScreen);
+    }
+    case "SCOREBOARD":
+      return stage.show(`score:${round}`, scoreScreen);
+    case "FINAL_RESULTS":
+    case "ROUND_END":
+      return stage.show(`final:${finaleStep(snap, link.clock)}`, finalScreen);
+  }
+}
+
+let headSignature = "";
+function renderHead() {
+  const signature = JSON.stringify([snap.joinCode, snap.round, snap.paused, soundOn, t("lang")]);
+  if (signature === headSignature) return;
+  headSignature = signature;
+  const soundButton = h(
+    "button",
+    {
+      class: "small",
+      id: "tv-sound",
+      "aria-pressed": String(soundOn),
+      onclick: () => {
+        soundOn = !soundOn;
+        localStorage.setItem("tripto.tvSound", soundOn ? "on" : "off");
+        if (soundOn) voice.play().catch(() => {});
+        renderHead();
+      },
+    },
+    soundOn ? t("tv.soundOn") : t("tv.soundOff"),
+  );
+  fill(
+    head,
+    h("span", { class: "brand" }, "TRIPTO"),
+    h("span", { class: "mono" }, snap.joinCode),
+    snap.round ? h("span", {}, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })) : null,
+    h("span", { class: "spacer" }),
+    snap.paused ? h("span", { class: "banner paused", role: "status" }, t("game.paused")) : null,
+    soundButton,
+  );
+}
+
+function lobbyScreen() {
+  const list = h("div");
+  const count = h("h2");
+  const hostNote = h("p", { class: "dim" });
+  return {
+    el: h(
+      "section",
+      { class: "tv-body" },
+      h(
+        "div",
+        { class: "lobby" },
+        h("img", { class: "qr", src: `/v1/sessions/${encodeURIComponent(seat.sessionId)}/qr.svg`, alt: t("tv.qrAlt") }),
+        h(
+          "div",
+          { class: "stack" },
+          h("h1", {}, t("tv.scan")),
+          h("p", { class: "dim" }, t("tv.codeLabel")),
+          h("p", { class: "code", id: "join-code", "aria-label": t("game.code") }, snap.joinCode),
+          h("p", { class: "dim" }, t("tv.orLink")),
+          h("p", { class: "url mono", id: "join-url" }, snap.joinUrl),
+          hostNote,
+        ),
+      ),
+      h("div", {}, count, list),
+    ),
+    update() {
+      count.textContent = t("lobby.players", { n: snap.players.length });
+      fill(list, snap.players.length ? peopleList(snap.players) : h("p", { class: "dim" }, t("tv.noPlayers")));
+      hostNote.textContent = snap.hasHost ? t("tv.waitingHost") : t("tv.noHost", { code: snap.joinCode });
+    },
+  };
+}
+
+function introScreen() {
+  return h(
+    "section",
+    { class: "tv-body center" },
+    h("p", { class: "badge" }, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })),
+    h("h1", {}, t("intro.title")),
+    h("img", { class: "intro-icon", src: "/static/icon.svg", alt: "" }),
+  );
+}
+
+function clueScreen() {
+  const banner = h("div", { "aria-live": "assertive" });
+  const markers = h("div", { class: "markers", "aria-label": t("tv.locked") });
+  return {
+    el: h(
+      "section",
+      { class: "tv-body" },
+      h("div", {}, h("span", { class: "badge level", id: "level" }, t("game.points", { n: snap.clue?.levelPoints ?? "" }))),
+      h("p", { class: "clue-text", id: "clue" }, snap.clue?.clueText ?? ""),
+      banner,
+      h("div", { class: "stack" }, h("h2", { class: "dim" }, t("tv.locked")), markers),
+    ),
+    update() {
+      if (snap.brake) {
+        const name = nameOf(snap, snap.brake.brakeOwnerPlayerId);
+        if (banner.dataset.owner !== snap.brake.brakeOwnerPlayerId) {
+          banner.dataset.owner = snap.brake.brakeOwnerPlayerId;
+          fill(
+            banner,
+            h(
+              "div",
+              { class: "banner brake-banner row", id: "brake-banner" },
+              h("span", { class: "grow" }, t("tv.brake", { name })),
+              h("span", { class: "countdown", dataset: { deadline: snap.brake.deadlineServerMs } }, ""),
+            ),
+          );
+        }
+      } else if (banner.dataset.owner) {
+        delete banner.dataset.owner;
+        fill(banner);
+      }
+      fill(
+        markers,
+        snap.lockedAnswers.length
+          ? snap.lockedAnswers.map((a) =>
+              h("span", { class: "pill locked" }, `${nameOf(snap, a.playerId)} · ${t("game.points", { n: a.lockedAtLevelPoints })}`),
+            )
+          : h("span", { class: "dim" }, t("tv.noneLocked")),
+      );
+    },
+  };
+}
+
+function revealScreen() {
+  const d = snap.round.destination;
+  const results = snap.round.results ?? [];
+  return h(
+    "section",
+    { class: "tv-body center" },
+    h("p", { class: "dim" }, t("reveal.lead")),
+    h("h1", { id: "destination" }, d?.name ?? ""),
+    h("h2", { class: "dim" }, d?.country ?? ""),
+    h("p", { class: "clue-text" }, d?.revealText ?? ""),
+    results.length
+      ? h(
+          "ul",
+          { class: "people" },
+          results.map((r) =>
+            h(
+              "li",
+              {},
+              h("span", { class: r.isCorrect ? "ok" : "bad" }, r.isCorrect ? "✓" : "✗"),
+              h("span", { class: "name" }, nameOf(snap, r.playerId)),
+              h("span", { class: "dim" }, r.answerText),
+              h("span", { class: "points" }, `+${r.pointsAwarded}`),
+            ),
+          ),
+        )
+      : h("p", { class: "dim" }, t("tv.nobodyAnswered")),
+  );
+}
+
+function followupScreen() {
+  const f = snap.followup;
+  const answered = h("p", { class: "dim", id: "answered" });
+  const body = [
+    h("p", { class: "badge" }, t("followup.count", { n: f.index, total: f.total })),
+    h("h1", { id: "question" }, f.questionText),
+  ];
+  if (f.options?.length) body.push(h("div", { class: "markers" }, f.options.map((o) => h("span", { class: "pill" }, o))));
+  if (f.results) {
+    body.push(
+      h("h2", {}, t("followup.correct"), " ", h("span", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
+      h(
+        "ul",
+        { class: "people" },
+        f.results.map((r) =>
+          h(
+            "li",
+            {},
+            h("span", { class: r.isCorrect ? "ok" : "bad" }, r.isCorrect ? "✓" : "✗"),
+            h("span", { class: "name" }, nameOf(snap, r.playerId)),
+            h("span", { class: "dim" }, r.answerText ?? "–"),
+            h("span", { class: "points" }, `+${r.pointsAwarded}`),
+          ),
+        ),
+      ),
+    );
+  } else if (f.isOpen) {
+    body.push(countdown(f.timer, link.clock), answered);
+  } else {
+    body.push(h("h2", { class: "dim" }, t("followup.closed")), answered);
+  }
+  return {
+    el: h("section", { class: "tv-body" }, body),
+    update() {
+      answered.textContent = t("tv.answered", { n: snap.followup?.answeredCount ?? 0, total: snap.players.length });
+    },
+  };
+}
+
+function scoreScreen() {
+  return h(
+    "section",
+    { class: "tv-body" },
+    h("h1", {}, t("score.title")),
+    standingsList(snap.scoreboard, { label: t("score.title") }),
+  );
+}
+
+function finalScreen() {
+  const step = finaleStep(snap, link.clock);
+  const results = snap.finalResults;
+  switch (step) {
+    case "lead":
+      return h("section", { class: "tv-body finale dim-stage" }, h("p", { class: "lead" }, t("final.lead")));
+    case "drumroll":
+      return h(
+        "section",
+        { class: "tv-body finale dim-stage" },
+        h("p", { class: "lead" }, t("final.lead")),
+        h("p", { class: "drum", "aria-hidden": "true" }, "● ● ●"),
+      );
+    case "winner": {
+      const top = results?.standingsTop ?? [];
+      const order = [top[1], top[0], top[2]];
+      return h(
+        "section",
+        { class: "tv-body finale" },
+        h("p", { class: "lead" }, results?.isTie ? t("final.tie") : t("final.winnerIs")),
+        h("p", { class: "winner", id: "winner" }, winnerText(snap)),
+        h("p", { class: "dim" }, t("game.points", { n: top[0]?.points ?? 0 })),
+        h(
+          "div",
+          { class: "podium" },
+          order.map((s, i) =>
+            s
+              ? h(
+                  "div",
+                  { class: `step p${[2, 1, 3][i]}` },
+                  h("p", { class: "pts" }, `#${[2, 1, 3][i]}`),
+                  h("p", { class: "name" }, s.name),
+                  h("p", { class: "pts" }, t("game.points", { n: s.points })),
+                )
+              : h("div", { class: "step", hidden: true }),
+          ),
+        ),
+      );
+    }
+    case "standings":
+      return h(
+        "section",
+        { class: "tv-body finale" },
+        h("h1", {}, t("final.standings")),
+        standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") }),
+        h("h1", { id: "thanks" }, t("final.thanks")),
+      );
+  }
+}
+
+start();

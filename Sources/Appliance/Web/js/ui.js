@@ -1,0 +1,182 @@
+// Building the page. Every text goes in through text nodes, never as markup, so a player's name or
+// answer can never become HTML: these pages never parse markup from a string.
+import { t } from "./i18n.js";
+
+/** h("button", { class: "primary", onclick: go }, "Start") */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      el.className = value;
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/**
+ * Shows one screen at a time. A screen is rebuilt only when its key changes, so an input the
+ * player is typing into survives the snapshots that keep arriving; in between, `update` refreshes it.
+ */
+export class Stage {
+  constructor(root) {
+    this.root = root;
+    this.key = null;
+    this.view = null;
+  }
+
+  show(key, build) {
+    if (key !== this.key) {
+      this.key = key;
+      this.view = build();
+      const el = this.view.el ?? this.view;
+      el.classList.add("screen");
+      this.root.replaceChildren(el);
+    }
+    this.view.update?.();
+  }
+}
+
+let toastTimer = 0;
+/** A short message at the bottom of the screen, read out by screen readers. */
+export function toast(text, ms = 3500) {
+  let el = document.getElementById("toast");
+  if (!el) {
+    el = h("div", { id: "toast", class: "toast", role: "status", "aria-live": "polite" });
+    document.body.append(el);
+  }
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), ms);
+}
+
+/** A full-screen overlay (connection lost, paused…); `null` removes it. */
+export function overlay(id, content) {
+  let el = document.getElementById(id);
+  if (!content) {
+    el?.remove();
+    return;
+  }
+  if (!el) {
+    el = h("div", { id, class: "overlay", role: "alertdialog", "aria-modal": "true" });
+    document.body.append(el);
+  }
+  fill(el, content);
+}
+
+/** Players list with connection dots; `me` highlights one row. */
+export function peopleList(players, { me, withPoints = false, extra } = {}) {
+  return h(
+    "ul",
+    { class: "people" },
+    players.map((p) =>
+      h(
+        "li",
+        { class: p.playerId === me ? "me" : "", dataset: { playerId: p.playerId } },
+        h("span", { class: "dot" + (p.isConnected ? " on" : ""), "aria-hidden": "true" }),
+        h("span", { class: "name" }, p.name),
+        h("span", { class: "visually-hidden" }, ` (${t(p.isConnected ? "people.connected" : "people.disconnected")})`),
+        withPoints ? h("span", { class: "points" }, p.points) : null,
+        extra?.(p),
+      ),
+    ),
+  );
+}
+
+/** Competition ranks (1, 1, 3) for a list sorted by points. */
+export function ranked(standings) {
+  return standings.map((s) => ({ ...s, rank: 1 + standings.filter((o) => o.points > s.points).length }));
+}
+
+export function standingsList(standings, { me, label } = {}) {
+  return h(
+    "ol",
+    { class: "people standings", "aria-label": label },
+    ranked(standings).map((s) =>
+      h(
+        "li",
+        { class: s.playerId === me ? "me" : "" },
+        h("span", { class: `rank r${s.rank}` }, s.rank),
+        h("span", { class: "name" }, s.name),
+        h("span", { class: "points" }, s.points),
+      ),
+    ),
+  );
+}
+
+/** The six dots that fill as a join code is typed. */
+export function codeDots() {
+  const dots = h("div", { class: "dots", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5].map(() => h("span")));
+  dots.set = (n) => [...dots.children].forEach((d, i) => d.classList.toggle("filled", i < n));
+  return dots;
+}
+
+/** The characters a join code may use; everything else (spaces, dashes) is dropped while typing. */
+export function cleanCode(text) {
+  return text
+    .toUpperCase()
+    .replace(/[^ABCDEFGHJKMNPQRSTUVWXYZ23456789]/g, "")
+    .slice(0, 6);
+}
+
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Confetti for the finale (nothing when the viewer asked for reduced motion). */
+export function confetti(durationMs = 2500) {
+  if (reducedMotion()) return;
+  const colors = ["#f5c542", "#5b93ff", "#2fbf71", "#ff5d62", "#ffffff"];
+  const box = h("div", { class: "confetti", "aria-hidden": "true" });
+  for (let i = 0; i < 90; i++) {
+    const bit = h("i");
+    bit.style.left = `${Math.random() * 100}vw`;
+    bit.style.background = colors[i % colors.length];
+    bit.style.animationDuration = `${1.6 + Math.random() * 1.4}s`;
+    bit.style.animationDelay = `${Math.random() * 0.8}s`;
+    box.append(bit);
+  }
+  document.body.append(box);
+  setTimeout(() => box.remove(), durationMs + 2000);
+}
+
+/** Keep a phone's screen on while the page is visible, where the browser allows it. */
+export function keepAwake() {
+  if (!("wakeLock" in navigator)) return;
+  let lock = null;
+  const request = async () => {
+    if (document.visibilityState !== "visible" || lock) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => (lock = null));
+    } catch {
+      // Not allowed here (plain http on the LAN, battery saver): the screen may dim, nothing else.
+    }
+  };
+  document.addEventListener("visibilitychange", request);
+  request();
+}

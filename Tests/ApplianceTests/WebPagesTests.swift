@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import Appliance
+
+/// The pages the box serves: every role's page answers, nothing in them points outside the box, and
+/// they are served with the headers that keep a phone's copy fresh and the page locked down.
+@Suite("Web pages", .serialized)
+struct WebPagesTests {
+    @Test("every page and asset answers with its type, an ETag, and a 304 when unchanged")
+    func pagesAnswer() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        let http = HTTP(base: box.baseURL)
+        for (path, type) in [
+            ("/", "text/html"), ("/tv", "text/html"), ("/host", "text/html"), ("/play", "text/html"),
+            ("/join/abcdefghijklmnop", "text/html"), ("/static/js/player.js", "text/javascript"),
+            ("/static/css/tripto.css", "text/css"), ("/static/icon.svg", "image/svg+xml"),
+        ] {
+            let reply = try await http.get(path)
+            #expect(reply.status == 200, "\(path)")
+            #expect(reply.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
+            let csp = reply.headers["content-security-policy"] ?? ""
+            #expect(csp.contains("default-src 'self'") && csp.contains("connect-src 'self'"), "\(path)")
+            let etag = try #require(reply.headers["etag"])
+            let again = try await http.call("GET", path, headers: ["If-None-Match": etag])
+            #expect(again.status == 304, "\(path)")
+        }
+        #expect(try await http.get("/static/js/nothing.js").status == 404)
+        #expect(try await http.get("/static/%2e%2e/Package.swift").status == 404)
+    }
+
+    @Test("no served file names a host outside the box, and no script builds markup from strings")
+    func nothingLeavesTheBox() throws {
+        let directory = try #require(WebPages.bundledDirectory)
+        let pages = try WebPages(directory: directory)
+        #expect(pages.assets.keys.contains("js/player.js") && pages.assets.count >= 12)
+        // The SVG namespace is a name, not an address the browser fetches.
+        let namespace = "http://www.w3.org/2000/svg"
+        let external = try NSRegularExpression(
+            pattern: #"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}"#, options: [.caseInsensitive])
+        for path in pages.assets.keys {
+            let file = directory.appendingPathComponent(path)
+            let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: namespace, with: "")
+            let range = NSRange(text.startIndex..., in: text)
+            let hits = external.matches(in: text, range: range).map { String(text[Range($0.range, in: text)!]) }
+            #expect(hits.isEmpty, "\(path) names \(hits)")
+            if path.hasSuffix(".js") {
+                for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
+                    #expect(!text.contains(sink), "\(path) uses \(sink)")
+                }
+            }
+        }
+    }
+}
