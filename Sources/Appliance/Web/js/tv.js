@@ -2,7 +2,7 @@
 // secret), retries its connection forever, and can play the box's voice clips itself when switched on.
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
-import { h, fill, Stage, toast, peopleList, standingsList, codeDots, cleanCode, confetti } from "./ui.js";
+import { h, fill, Stage, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti } from "./ui.js";
 import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen } from "./game.js";
 
 const main = document.getElementById("main");
@@ -376,7 +376,8 @@ function finalScreen() {
         h("p", { class: "drum", "aria-hidden": "true" }, "● ● ●"),
       );
     case "winner": {
-      const top = results?.standingsTop ?? [];
+      // Shared places share their number (two players on 0 points are both #2).
+      const top = ranked(results?.standingsFull ?? []).slice(0, 3);
       const order = [top[1], top[0], top[2]];
       return h(
         "section",
@@ -392,7 +393,7 @@ function finalScreen() {
               ? h(
                   "div",
                   { class: `step p${[2, 1, 3][i]}` },
-                  h("p", { class: "pts" }, `#${[2, 1, 3][i]}`),
+                  h("p", { class: "pts" }, `#${s.rank}`),
                   h("p", { class: "name" }, s.name),
                   h("p", { class: "pts" }, t("game.points", { n: s.points })),
                 )
