@@ -48,6 +48,25 @@ struct AnswerMatchingTests {
         #expect(!AnswerKey.destination(Self.gothenburg).accepts(answer))
     }
 
+    @Test("the country is never the place, even when a name loses a stopword (Mexico City → mexico)")
+    func countryIsNotThePlace() {
+        let mexicoCity = Destination(
+            id: "mexico-city", name: "Mexico City", aliases: ["Ciudad de México", "CDMX"], country: "Mexiko",
+            countryAliases: ["Mexico"], region: "", lat: 0, lon: 0, revealText: "", clues: [], followups: [])
+        let key = AnswerKey.destination(mexicoCity)
+        for answer in ["Mexico City", "mexico city", "Ciudad de Mexico", "cdmx"] {
+            #expect(key.accepts(answer), "\(answer)")
+        }
+        for answer in ["Mexico", "Mexiko", "México", "staden Mexico"] {
+            #expect(!key.accepts(answer), "\(answer)")
+        }
+        let singapore = Destination(
+            id: "singapore", name: "Singapore", aliases: ["Singapur"], country: "Singapore", region: "", lat: 0,
+            lon: 0, revealText: "", clues: [], followups: [])
+        #expect(AnswerKey.destination(singapore).accepts("Singapore"))
+        #expect(AnswerKey.destination(singapore).accepts("Singapur"))
+    }
+
     /// Real near-misses between different places: Jaro-Winkler alone would accept some of them.
     @Test(
         "different places never match",

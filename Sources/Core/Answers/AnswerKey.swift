@@ -7,15 +7,24 @@ public struct AnswerKey: Sendable, Equatable {
 
     public let accepted: [String]
     public let allowsFuzzy: Bool
+    /// The accepted answers with their stopwords kept ("mexicocity").
+    private let acceptedInFull: [String]
+    /// Answers that name the country rather than the place: never accepted on their own, even when
+    /// dropping a stopword makes a name read like its country ("Mexico City" → "mexico").
+    private let countries: [String]
 
-    private init(accepted: [String], allowsFuzzy: Bool) {
+    private init(accepted: [String], allowsFuzzy: Bool, countries: [String] = []) {
         self.accepted = accepted.map(AnswerText.normalized).filter { !$0.isEmpty }
+        self.acceptedInFull = accepted.map { AnswerText.words($0).joined() }
         self.allowsFuzzy = allowsFuzzy
+        self.countries = countries.map(AnswerText.normalized).filter { !$0.isEmpty }
     }
 
-    /// Destinations accept their name and aliases, and near spellings of them.
+    /// Destinations accept their name and aliases, and near spellings of them — but not their country.
     public static func destination(_ destination: Destination) -> AnswerKey {
-        AnswerKey(accepted: [destination.name] + destination.aliases, allowsFuzzy: true)
+        AnswerKey(
+            accepted: [destination.name] + destination.aliases, allowsFuzzy: true,
+            countries: [destination.country] + (destination.countryAliases ?? []))
     }
 
     /// Followups accept their answer and its variants, exactly (after normalisation).
@@ -26,6 +35,8 @@ public struct AnswerKey: Sendable, Equatable {
     public func accepts(_ answer: String) -> Bool {
         let given = AnswerText.normalized(answer)
         guard !given.isEmpty else { return false }
+        if acceptedInFull.contains(AnswerText.words(answer).joined()) { return true }
+        if countries.contains(given) { return false }
         if accepted.contains(given) { return true }
         guard allowsFuzzy, given.count >= Self.fuzzyMinimumLength else { return false }
         return accepted.contains { candidate in
