@@ -39,11 +39,11 @@ struct PackValidatorTests {
         #expect(try problems { _ in }.isEmpty)
     }
 
-    @Test("every shipped pack is valid")
+    @Test("every shipped pack is valid; at least 24 destinations per language, 12 per pack")
     func shippedPacks() throws {
         let packs = Fixture.repositoryRoot.appendingPathComponent("packs")
         let folders = try FileManager.default.contentsOfDirectory(atPath: packs.path).sorted()
-        #expect(folders.count >= 2)
+        #expect(folders.count >= 4)
         var loaded: [(file: String, pack: Pack)] = []
         for folder in folders {
             let file = packs.appendingPathComponent(folder).appendingPathComponent("pack.json")
@@ -51,11 +51,14 @@ struct PackValidatorTests {
             #expect(result.problems.isEmpty, "\(result.problems)")
             let pack = try #require(result.pack)
             #expect(pack.packId == folder, "a pack's folder is named after its packId")
-            #expect(pack.destinations.count >= 5)
+            #expect(pack.destinations.count >= 12, "\(pack.packId)")
             loaded.append((file.path, pack))
         }
         #expect(PackValidator.checkTogether(loaded).isEmpty)
-        #expect(Set(loaded.map(\.pack.language)) == Set(Language.allCases))
+        for language in Language.allCases {
+            let count = loaded.filter { $0.pack.language == language }.map(\.pack.destinations.count).reduce(0, +)
+            #expect(count >= 24, "\(language.rawValue): \(count) destinations")
+        }
     }
 
     @Test("syntax errors are reported, not thrown")
@@ -165,10 +168,57 @@ struct PackValidatorTests {
                     "mini.json: $.destinations[0].followups[0].options: has two options that read the same"))
         #expect(
             try problems { tree in
-                clue(4, &tree) { $0["claims"] = [["id": "c1", "statement": "x", "sources": ["https://a.org/x"]]] }
+                clue(4, &tree) {
+                    $0["claims"] = [["id": "c1", "statement": "The largest but one.", "sources": ["https://a.org/x"]]]
+                }
             } == [
                 "mini.json: $.destinations[0].clues[4].claims[0].id: \"c1\" is used by another claim of this destination"
             ])
+    }
+
+    /// Mistakes met while writing the shipped packs.
+    @Test("authoring mistakes: country aliases, reveal spoilers, answers built on the name, unsourced records")
+    func authoringMistakes() throws {
+        #expect(
+            try problems { tree in destination(&tree) { $0["aliases"] = ["Göteborg", "Sverige"] } } == [
+                "mini.json: $.destinations[0].aliases[1]: \"Sverige\" is the country: a player who names the country would score"
+            ])
+        // A city-state is its country.
+        #expect(
+            try problems { tree in
+                destination(&tree) {
+                    $0["name"] = "Monaco"
+                    $0["aliases"] = ["Monte Carlo"]
+                    $0["country"] = "Monaco"
+                    $0["revealText"] = "We are in Monaco!"
+                }
+            }.isEmpty)
+        #expect(
+            try problems { tree in destination(&tree) { $0["revealText"] = "Gothenburg, home of Liseberg!" } } == [
+                "mini.json: $.destinations[0].followups[0].answer: \"Liseberg\" is already said by the revealText"
+            ])
+        #expect(
+            try problems { tree in followup(0, &tree) { $0["options"] = ["Liseberg", "Göteborgsvarvet", "Tivoli"] } }
+                == [
+                    "mini.json: $.destinations[0].followups[0].answer: \"Göteborgsvarvet\" contains the destination's name \"Göteborg\""
+                ])
+        #expect(
+            try problems { tree in clue(2, &tree) { $0["text"] = "It has the oldest harbour crane in the north." } }
+                == [
+                    "mini.json: $.destinations[0].clues[2].text: says \"oldest\": a superlative needs a claim of this clue that states it (blueprint 10.3)"
+                ])
+        #expect(
+            try problems { tree in
+                clue(2, &tree) {
+                    $0["text"] = "It has the oldest harbour crane in the north."
+                    $0["claims"] = [
+                        [
+                            "id": "c9", "statement": "Its crane is the oldest in the north.",
+                            "sources": ["https://a.org/x"],
+                        ]
+                    ]
+                }
+            }.isEmpty)
     }
 
     @Test("duplicate destinations and pack ids")

@@ -114,6 +114,15 @@ public enum PackValidator {
 
         let names = [destination.name] + destination.aliases
         let countries = [destination.country] + (destination.countryAliases ?? [])
+        let countryForms = Set(countries.map { AnswerText.words($0).joined() })
+        // A city-state (Singapore, Monaco) is its country; anywhere else the country is a wrong answer.
+        let isCityState = countryForms.contains(AnswerText.words(destination.name).joined())
+        for (a, alias) in destination.aliases.enumerated()
+        where !isCityState && countryForms.contains(AnswerText.words(alias).joined()) {
+            problem(
+                at.key("aliases").index(a),
+                "\"\(alias)\" is the country: a player who names the country would score")
+        }
         var claimIds: Set<String> = []
         for (c, clue) in destination.clues.enumerated() {
             let clueAt = at.key("clues").index(c)
@@ -123,6 +132,12 @@ public enum PackValidator {
             }
             if clue.points == 10, let leak = countries.first(where: { mentions(words, $0) }) {
                 problem(clueAt.key("text"), "the 10-point clue must not name the country, but it names \"\(leak)\"")
+            }
+            let claimed = Set(clue.claims.flatMap { AnswerText.words($0.statement) })
+            if let word = words.first(where: { Self.superlatives.contains($0) && !claimed.contains($0) }) {
+                problem(
+                    clueAt.key("text"),
+                    "says \"\(word)\": a superlative needs a claim of this clue that states it (blueprint 10.3)")
             }
             for (k, claim) in clue.claims.enumerated() where !claimIds.insert(claim.id).inserted {
                 problem(
@@ -147,6 +162,21 @@ public enum PackValidator {
             if let leak = answers.first(where: { mentions(AnswerText.words(followup.question), $0) }) {
                 problem(followupAt.key("question"), "contains its own answer \"\(leak)\"")
             }
+            // The reveal is read out just before the followups.
+            if let leak = answers.first(where: { mentions(AnswerText.words(destination.revealText), $0) }) {
+                problem(followupAt.key("answer"), "\"\(leak)\" is already said by the revealText")
+            }
+            // An answer shown to players (the answer, an option) that is built on the destination's name
+            // (Zeebrugge for Brugge) is guessed from the name.
+            for answer in [followup.answer] + (followup.options ?? []) {
+                let joined = AnswerText.words(answer).joined()
+                if let name = names.first(where: {
+                    let form = AnswerText.words($0).joined()
+                    return form.count >= 4 && joined.contains(form)
+                }) {
+                    problem(followupAt.key("answer"), "\"\(answer)\" contains the destination's name \"\(name)\"")
+                }
+            }
             if let options = followup.options {
                 let normalizedOptions = options.map(AnswerText.normalized)
                 if Set(normalizedOptions).count != options.count {
@@ -165,6 +195,15 @@ public enum PackValidator {
         }
         return problems
     }
+
+    /// Words that claim a record ("the oldest", "största"). Blueprint 10.3: only when a source says so,
+    /// so a clue that uses one must have a claim that states it.
+    static let superlatives: Set<String> = [
+        "largest", "biggest", "oldest", "tallest", "highest", "longest", "deepest", "smallest", "first",
+        "northernmost", "southernmost", "easternmost", "westernmost", "best",
+        "storsta", "aldsta", "hogsta", "langsta", "minsta", "djupaste", "forsta", "forste", "enda",
+        "nordligaste", "sydligaste", "ostligaste", "vastligaste", "folkrikaste", "basta",
+    ]
 
     /// Whether `words` (a clue, already split) names `term`: the term's words in sequence, or for a
     /// one-word term of four or more letters, a word that starts with it and adds at most three letters
