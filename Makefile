@@ -2,11 +2,17 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build release deps test-deps format lint clean
+.PHONY: run test build release deps test-deps voices format lint clean
 
 run: deps build
 	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
+	@$(MAKE) --no-print-directory voices
 	$(SWIFT) run tripto serve --port $(PORT) --data-dir ./data --packs ./packs
+
+# Voice clips for every pack, rendered when espeak-ng is installed (only the missing ones).
+voices:
+	@if command -v espeak-ng >/dev/null; then $(SWIFT) run tripto pack render-voice packs/*; \
+	else echo "espeak-ng is not installed: the box will show the clues without reading them out"; fi
 
 test: test-deps
 	@scripts/run-tests

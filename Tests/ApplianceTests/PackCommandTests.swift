@@ -3,8 +3,8 @@ import Testing
 
 @testable import Appliance
 
-/// `tripto pack validate`, run as the real binary: what a pack author sees and the exit status.
-@Suite("tripto pack validate")
+/// `tripto pack validate`, `show` and `render-voice`, run as the real binary: what a pack author sees.
+@Suite("tripto pack")
 struct PackCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -98,5 +98,48 @@ struct PackCommandTests {
         let (status, output) = try Self.run(["pack", "validate"])
         #expect(status == 64)
         #expect(output.contains("Missing expected argument '<paths> ...'"))
+    }
+
+    @Test("show prints each destination's clues from 10 to 2, the reveal and the followups")
+    func show() throws {
+        let (status, output) = try Self.run(["pack", "show", "Tests/CoreTests/Fixtures/mini.json"])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("(en), 1 destinations") == true)
+        #expect(lines.contains("1. Gothenburg, Sweden [gothenburg]"))
+        let points = lines.compactMap { line in Int(line.split(separator: " ").first ?? "") }
+        #expect(points == [10, 8, 6, 4, 2])
+        #expect(lines.contains { $0.hasPrefix("       answer: Liseberg") })
+        let missing = try Self.run(["pack", "show", "Tests/CoreTests/Fixtures/mini.json", "--destination", "nowhere"])
+        #expect(missing.status != 0 && missing.output.contains("no destination \"nowhere\""))
+    }
+
+    @Test("render-voice speaks every line with espeak-ng, keeps existing clips, and says when it cannot")
+    func renderVoice() throws {
+        let folder = try Self.temporaryPack { _ in }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Self.run(["pack", "render-voice", folder.path])
+        #expect(first.status == 0, "\(first.output)")
+        // intro + 5 clues + reveal + 2 followups
+        #expect(first.output.contains("test-mini: 9 rendered, 0 kept"))
+        let voice = folder.appendingPathComponent("voice")
+        let clips = try FileManager.default.contentsOfDirectory(atPath: voice.path).sorted()
+        #expect(
+            clips == [
+                "gothenburg-clue-10.wav", "gothenburg-clue-2.wav", "gothenburg-clue-4.wav", "gothenburg-clue-6.wav",
+                "gothenburg-clue-8.wav", "gothenburg-followup-1.wav", "gothenburg-followup-2.wav",
+                "gothenburg-reveal.wav",
+                "intro.wav",
+            ])
+        for clip in clips {
+            let milliseconds = try #require(WAVDuration.milliseconds(ofFileAt: voice.appendingPathComponent(clip).path))
+            #expect(milliseconds > 500, "\(clip) is \(milliseconds) ms")
+        }
+        #expect(try Self.run(["pack", "render-voice", folder.path]).output.contains("0 rendered, 9 kept"))
+        #expect(try Self.run(["pack", "render-voice", "--force", folder.path]).output.contains("9 rendered, 0 kept"))
+
+        let broken = try Self.run(["pack", "render-voice", "--espeak", "no-such-espeak", "--force", folder.path])
+        #expect(broken.status != 0)
+        #expect(broken.output.contains("no-such-espeak is not installed"))
     }
 }

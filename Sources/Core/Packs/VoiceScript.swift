@@ -1,0 +1,47 @@
+/// What the box's voice says for each clip of a pack: the file name (without `.wav`) and the line.
+/// The clip names are the ones `Game.packClip(for:)` maps wire clip ids to.
+public enum VoiceScript {
+    public struct Line: Sendable, Equatable {
+        public var clip: String
+        public var text: String
+    }
+
+    public static func lines(for pack: Pack) -> [Line] {
+        var lines = [Line(clip: AudioClip.intro, text: introText(pack.language))]
+        for destination in pack.destinations {
+            for clue in destination.clues {
+                lines.append(
+                    Line(clip: "\(destination.id)-clue-\(clue.points)", text: clueText(clue, language: pack.language)))
+            }
+            lines.append(Line(clip: "\(destination.id)-reveal", text: destination.revealText))
+            for (index, followup) in destination.followups.enumerated() {
+                lines.append(
+                    Line(
+                        clip: "\(destination.id)-followup-\(index + 1)",
+                        text: followupText(followup, language: pack.language)))
+            }
+        }
+        return lines
+    }
+
+    static func introText(_ language: Language) -> String {
+        switch language {
+        case .sv: "Välkomna ombord! Tåget lämnar snart perrongen. Vart är vi på väg?"
+        case .en: "Welcome aboard! The train is about to leave. Where are we heading?"
+        }
+    }
+
+    static func clueText(_ clue: Clue, language: Language) -> String {
+        switch language {
+        case .sv: "På \(clue.points) poäng. \(clue.text)"
+        case .en: "For \(clue.points) points. \(clue.text)"
+        }
+    }
+
+    static func followupText(_ followup: Followup, language: Language) -> String {
+        guard let options = followup.options, options.count >= 2 else { return followup.question }
+        let or = language == .sv ? "eller" : "or"
+        let list = options.dropLast().joined(separator: ", ") + " \(or) " + options[options.count - 1]
+        return "\(followup.question) \(list)?"
+    }
+}
