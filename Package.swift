@@ -26,11 +26,23 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // avahi-client, for announcing and finding boxes by mDNS.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        // mDNS advertise + browse through avahi-daemon.
+        .target(
+            name: "Discovery",
+            dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "Appliance",
             dependencies: [
                 "Core",
                 "CQREncode",
+                "Discovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -21,10 +21,15 @@ struct PackCommandTests {
         return directory.appendingPathComponent("tripto")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = root
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -129,13 +134,19 @@ struct PackCommandTests {
                 "gothenburg-clue-10.wav", "gothenburg-clue-2.wav", "gothenburg-clue-4.wav", "gothenburg-clue-6.wav",
                 "gothenburg-clue-8.wav", "gothenburg-followup-1.wav", "gothenburg-followup-2.wav",
                 "gothenburg-reveal.wav",
-                "intro.wav",
+                "intro.wav", "manifest.json",
             ])
-        for clip in clips {
+        for clip in clips where clip.hasSuffix(".wav") {
             let milliseconds = try #require(WAVDuration.milliseconds(ofFileAt: voice.appendingPathComponent(clip).path))
             #expect(milliseconds > 500, "\(clip) is \(milliseconds) ms")
         }
         #expect(try Self.run(["pack", "render-voice", folder.path]).output.contains("0 rendered, 9 kept"))
+        // A clue whose text changed is spoken again; the others are kept.
+        let file = folder.appendingPathComponent("pack.json")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "It is the second largest city in Sweden.", with: "It is the second largest town in Sweden.")
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try Self.run(["pack", "render-voice", folder.path]).output.contains("1 rendered, 8 kept"))
         #expect(try Self.run(["pack", "render-voice", "--force", folder.path]).output.contains("9 rendered, 0 kept"))
 
         let broken = try Self.run(["pack", "render-voice", "--espeak", "no-such-espeak", "--force", folder.path])

@@ -54,7 +54,7 @@ class Box:
             [
                 tripto_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--data-dir", str(self.data_dir), "--packs", str(ROOT / "packs"),
-                "--public-url", self.url, "--no-qr", "--log-level", "warning",
+                "--public-url", self.url, "--no-qr", "--no-mdns", "--log-level", "warning",
             ],
             stdout=self.log, stderr=subprocess.STDOUT,
         )

@@ -16,6 +16,10 @@ struct BoxConfiguration: Sendable {
     var logLevel: Logger.Level = .info
     /// Print the launch URL as a QR code in the terminal once the box is listening.
     var printQRCode = true
+    /// Announce the box on the LAN by mDNS (Avahi).
+    var announce = true
+    /// The name the box is announced under (default: "Tripto box (hostname)").
+    var boxName: String?
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tripto.sqlite") }
 }

@@ -69,14 +69,29 @@ struct Box: Sendable {
     /// Runs until SIGTERM or SIGINT. The session keeper is shut down first, so every socket gets its
     /// close frame (1001) before the HTTP server stops.
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(
+                service: application { port in
+                    portSink.yield(port)
+                    portSink.finish()
+                    await onListening(port)
+                }),
+            .init(
+                service: SessionKeeper(
+                    hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
+        ]
+        if configuration.announce {
+            services.append(
+                .init(
+                    service: Announcer(
+                        name: configuration.boxName ?? Announcer.defaultName(),
+                        boxId: Announcer.boxId(dataDirectory: configuration.dataDirectory), ports: ports,
+                        logger: environment.logger)))
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: application(onListening: onListening)),
-                    .init(
-                        service: SessionKeeper(
-                            hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: environment.logger))
         try await group.run()

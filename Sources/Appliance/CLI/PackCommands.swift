@@ -71,15 +71,16 @@ struct RenderVoice: ParsableCommand {
         commandName: "render-voice",
         abstract: "Render a pack's voice clips (intro, clues, reveals, followups) with espeak-ng.",
         discussion: """
-            Writes <pack>/voice/<clip>.wav for every line the box can say. Clips that exist are kept \
-            unless --force is given. Needs espeak-ng on the PATH.
+            Writes <pack>/voice/<clip>.wav for every line the box can say. A clip is kept when it \
+            exists and its text has not changed since it was rendered (voice/manifest.json), unless \
+            --force is given. Needs espeak-ng on the PATH.
             """
     )
 
     @Argument(help: "Pack folders.")
     var paths: [String]
 
-    @Flag(help: "Render every clip again, even those that exist.")
+    @Flag(help: "Render every clip again, even those that are up to date.")
     var force = false
 
     @Option(help: "The espeak-ng program to run.")

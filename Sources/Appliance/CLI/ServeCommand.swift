@@ -44,6 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-qr"), help: "Do not print the launch QR code in the terminal.")
     var noQR = false
 
+    @Option(help: "The name the box is announced under on the LAN (default: \"Tripto box (<hostname>)\").")
+    var name: String?
+
+    @Flag(name: .customLong("no-mdns"), help: "Do not announce the box by mDNS (Avahi).")
+    var noMDNS = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -51,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard maxPlayers >= 1 else { throw ValidationError("--max-players must be at least 1") }
+        if let name, name.isEmpty || name.utf8.count > 63 {
+            throw ValidationError("--name must be 1–63 bytes (an mDNS service name)")
+        }
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://")
         }
@@ -69,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleSessionSeconds = idleTimeout
         configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         configuration.printQRCode = !noQR
+        configuration.announce = !noMDNS
+        configuration.boxName = name
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in

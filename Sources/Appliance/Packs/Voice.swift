@@ -1,4 +1,5 @@
 import Core
+import Crypto
 import Foundation
 
 /// The box's speaking voice: espeak-ng, run once per clip. Deterministic, offline, about 10 ms a line.
@@ -10,15 +11,29 @@ struct Voice {
     let program: String
     let language: Language
 
-    /// Renders every line that has no clip yet (or all of them with `force`). Each clip is written to a
-    /// temporary file and moved into place, so an interrupted run never leaves a half-written clip.
+    /// The settings a clip is spoken with; a clip made with other settings is rendered again.
+    private var settings: [String] { ["-v", language.rawValue, "-s", "150"] }
+
+    /// Renders every line whose clip is missing or was spoken from another text (or all with `force`).
+    /// `voice/manifest.json` remembers what each clip says. Each clip is written to a temporary file
+    /// and moved into place, so an interrupted run never leaves a half-written clip.
     func render(_ lines: [VoiceScript.Line], into folder: URL, force: Bool) throws -> (rendered: Int, kept: Int) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manifestFile = folder.appendingPathComponent("manifest.json")
+        var manifest =
+            (try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: manifestFile))) ?? [:]
         var rendered = 0
         var kept = 0
+        defer {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            try? encoder.encode(manifest).write(to: manifestFile, options: .atomic)
+        }
         for line in lines {
             let target = folder.appendingPathComponent("\(line.clip).wav")
-            if !force, FileManager.default.fileExists(atPath: target.path) {
+            let fingerprint = SHA256.hash(data: Data((settings + [line.text]).joined(separator: "\u{0}").utf8))
+                .map { String(format: "%02x", $0) }.joined()
+            if !force, manifest[line.clip] == fingerprint, FileManager.default.fileExists(atPath: target.path) {
                 kept += 1
                 continue
             }
@@ -26,6 +41,7 @@ struct Voice {
             try speak(line.text, to: partial)
             _ = try? FileManager.default.removeItem(at: target)
             try FileManager.default.moveItem(at: partial, to: target)
+            manifest[line.clip] = fingerprint
             rendered += 1
         }
         return (rendered, kept)
@@ -35,7 +51,7 @@ struct Voice {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // The text goes in on stdin, so a line starting with "-" is never read as an option.
-        process.arguments = [program, "-v", language.rawValue, "-s", "150", "-w", file.path, "--stdin"]
+        process.arguments = [program] + settings + ["-w", file.path, "--stdin"]
         let input = Pipe()
         let errors = Pipe()
         process.standardInput = input

@@ -13,6 +13,8 @@ final class BoxProcess: @unchecked Sendable {
     private(set) var port = 0
     private var output = Pipe()
     let extraArguments: [String]
+    let environment: [String: String]
+    let announce: Bool
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -20,12 +22,22 @@ final class BoxProcess: @unchecked Sendable {
             .deletingLastPathComponent()
     }
 
-    init(packs: String? = nil, arguments: [String] = []) throws {
+    /// `announce`: let the box announce itself by mDNS (only the Discovery tests, on their private bus).
+    init(
+        packs: String? = nil, arguments: [String] = [], environment: [String: String] = [:], announce: Bool = false
+    ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tripto-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         packsDirectory = packs ?? Self.repositoryRoot.appendingPathComponent("packs").path
         extraArguments = arguments
+        self.environment = environment
+        self.announce = announce
+    }
+
+    /// What the box wrote to stderr (its log).
+    var log: String {
+        (try? String(contentsOf: dataDirectory.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -41,10 +53,17 @@ final class BoxProcess: @unchecked Sendable {
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--packs",
                 packsDirectory,
                 "--public-url", "http://127.0.0.1:0", "--no-qr", "--log-level", "warning",
-            ] + extraArguments
+            ] + (announce ? [] : ["--no-mdns"]) + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let logFile = dataDirectory.appendingPathComponent("stderr.log")
+        if !FileManager.default.fileExists(atPath: logFile.path) {
+            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: logFile)
+        try log.seekToEnd()
+        process.standardError = log
         try process.run()
         self.process = process
         let handle = output.fileHandleForReading

@@ -1,0 +1,56 @@
+import Discovery
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Announces the box on the LAN by mDNS while it serves, as `_tripto._tcp` and `_http._tcp`. It waits
+/// for the port the server listens on, then keeps the announcement up: with no avahi-daemon it warns
+/// once and tries again every few seconds; it never stops the box. Withdrawn on shutdown.
+struct Announcer: Service {
+    let name: String
+    let boxId: String
+    let ports: AsyncStream<Int>
+    let logger: Logger
+
+    /// Protocol version of the wire contract, in the TXT records.
+    static let protocolVersion = "1"
+
+    func run() async throws {
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { return }
+        let advertiser = Advertiser(
+            Announcement(
+                name: name, port: UInt16(port),
+                txt: [
+                    ("proto", Self.protocolVersion), ("path", "/"), ("id", boxId), ("name", name),
+                    ("version", Tripto.version),
+                ],
+                types: [Announcement.triptoType, Announcement.httpType]),
+            logger: logger)
+        defer { advertiser.stop() }
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                advertiser.connect()
+                try await Task.sleep(for: .seconds(3))
+            }
+        }
+    }
+
+    /// The box's stable id: made once, kept in the data directory.
+    static func boxId(dataDirectory: String) -> String {
+        let file = (dataDirectory as NSString).appendingPathComponent("box-id")
+        if let text = try? String(contentsOfFile: file, encoding: .utf8) {
+            let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !id.isEmpty { return id }
+        }
+        let id = "box-" + Secrets.sessionId()
+        try? (id + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return id
+    }
+
+    /// "Tripto box (hostname)" unless the owner named it.
+    static func defaultName() -> String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        return host.isEmpty || host == "localhost" ? "Tripto box" : "Tripto box (\(host))"
+    }
+}

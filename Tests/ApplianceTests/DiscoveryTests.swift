@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// The box on the LAN: announced through a real avahi-daemon (on a private bus, confined to a
+/// loopback-only network namespace) and found with avahi-browse and `tripto discover`.
+@Suite(
+    "Discovery (mDNS)", .serialized,
+    .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"))
+struct DiscoveryTests {
+    /// Polls `body` until it returns a value or `seconds` pass.
+    private func eventually<T>(_ seconds: Double, _ body: () throws -> T?) rethrows -> T? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if let value = try body() { return value }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        return nil
+    }
+
+    @Test("announced as _tripto._tcp and _http._tcp with its TXT records; found by avahi-browse and tripto discover")
+    func announced() async throws {
+        let mdns = try MDNSLoopback()
+        try mdns.start()
+        defer { mdns.stop() }
+        let box = try BoxProcess(arguments: ["--name", "Living room"], environment: mdns.environment, announce: true)
+        try box.start()
+        defer { box.stop() }
+
+        let line = try #require(
+            try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
+        // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
+        let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        #expect(fields[8] == String(box.port))
+        #expect(fields[9].contains("\"proto=1\"") && fields[9].contains("\"path=/\""))
+        #expect(fields[9].contains("\"name=Living room\"") && fields[9].contains("\"id=box-"))
+        #expect(try mdns.browse("_http._tcp").contains { $0.contains("Living room") })
+
+        let discover = try PackCommandTests.run(["discover", "--timeout", "3"], environment: mdns.environment)
+        #expect(discover.status == 0, "\(discover.output)")
+        #expect(discover.output.contains("Living room\thttp://127.0.0.1:\(box.port)\tversion="))
+
+        // Shut down: withdrawn.
+        box.stop()
+        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
+    }
+
+    @Test("avahi-daemon restarts: the box is announced again within seconds")
+    func daemonRestart() async throws {
+        let mdns = try MDNSLoopback()
+        try mdns.start()
+        defer { mdns.stop() }
+        let box = try BoxProcess(arguments: ["--name", "Restarted"], environment: mdns.environment, announce: true)
+        try box.start()
+        defer { box.stop() }
+        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil)
+
+        mdns.stopAvahi()
+        try mdns.startAvahi()
+        let start = Date()
+        #expect(try eventually(15) { try mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test("two boxes with the same name are both visible, under distinct names")
+    func sameName() async throws {
+        let mdns = try MDNSLoopback()
+        try mdns.start()
+        defer { mdns.stop() }
+        let first = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
+        let second = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
+        try first.start()
+        defer { first.stop() }
+        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
+        try second.start()
+        defer { second.stop() }
+        let lines = try #require(
+            try eventually(10) {
+                let lines = try mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
+                return lines.count == 2 ? lines : nil
+            })
+        let names = Set(lines.map { $0.split(separator: ";")[3] })
+        // avahi-browse escapes the space (\032) and "#" (\035): "Twin #2".
+        #expect(names == ["Twin", "Twin\\032\\0352"])
+        let ports = Set(lines.map { $0.split(separator: ";")[8] })
+        #expect(ports == [Substring(String(first.port)), Substring(String(second.port))])
+    }
+
+    @Test("no daemon at all: the box serves games and warns once")
+    func noDaemon() async throws {
+        let box = try BoxProcess(
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tripto-test-bus"], announce: true)
+        try box.start()
+        defer { box.stop() }
+        let http = HTTP(base: box.baseURL)
+        #expect(try await http.post("/v1/sessions").status == 201)
+        try await Task.sleep(for: .seconds(7))  // two more tries
+        #expect(try await http.get("/healthz").status == 200)
+        let warnings = box.log.components(separatedBy: "mDNS: Avahi is not available").count - 1
+        #expect(warnings == 1, "\(box.log)")
+    }
+}
