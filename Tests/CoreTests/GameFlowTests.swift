@@ -294,3 +294,21 @@ struct GameFlowTests {
             try idle.game.apply(.end(reason: "expired"), by: .box, now: idle.now).contains(.ended(reason: "expired")))
     }
 }
+
+@Suite("Kiosk rules")
+struct KioskRuleTests {
+    @Test("the box may start and restart a game only when autoAdvance is on (a kiosk)")
+    func boxStartsOnlyInKiosk() throws {
+        var manual = try Table()
+        #expect(throws: GameError.forbidden("Only the host may do that")) {
+            try manual.game.apply(.start(destinations: [Fixture.secretDestination(1)]), by: .box, now: manual.now)
+        }
+        var kiosk = try Table(settings: Fixture.settings { $0.autoAdvance = true })
+        try kiosk.game.apply(.start(destinations: [Fixture.secretDestination(1)]), by: .box, now: kiosk.now)
+        #expect(kiosk.game.phase == .roundIntro)
+        try kiosk.host(.forceReveal)
+        while kiosk.game.phase != .roundEnd { try kiosk.fireNextTimer() }
+        try kiosk.game.apply(.restart, by: .box, now: kiosk.now)
+        #expect(kiosk.game.phase == .lobby && kiosk.game.players.count == 3)
+    }
+}

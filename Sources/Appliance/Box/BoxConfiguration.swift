@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Logging
 
@@ -20,6 +21,10 @@ struct BoxConfiguration: Sendable {
     var announce = true
     /// The name the box is announced under (default: "Tripto box (hostname)").
     var boxName: String?
+    /// Run a venue kiosk: the box holds a session as its own TV and plays games without a host.
+    var kiosk: KioskOptions?
+    /// Scales how long autoAdvance games stay on each screen (1 = the defaults: a clue 20 s …).
+    var autoPace = 1.0
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tripto.sqlite") }
 }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -12,6 +13,7 @@ struct Box: Sendable {
     let environment: RoomEnvironment
     let address: PublicAddress
     let web: WebPages
+    let kiosk: KioskDirector?
 
     init(configuration: BoxConfiguration, logger: Logger) async throws {
         self.configuration = configuration
@@ -25,11 +27,23 @@ struct Box: Sendable {
         guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
         web = try WebPages(directory: webDirectory)
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
+        let defaults = Pacing()
+        let scale = configuration.autoPace
         environment = RoomEnvironment(
             database: database, packs: packs, address: address, limits: .init(maxPlayers: configuration.maxPlayers),
+            pacing: Pacing(
+                clueMs: Int64(Double(defaults.clueMs) * scale), revealMs: Int64(Double(defaults.revealMs) * scale),
+                followupResultsMs: Int64(Double(defaults.followupResultsMs) * scale),
+                scoreboardMs: Int64(Double(defaults.scoreboardMs) * scale)),
             logger: logger)
         hub = SessionHub(environment: environment, idleSessionSeconds: configuration.idleSessionSeconds)
         try await hub.restore(now: ServerClock.now())
+        if let options = configuration.kiosk {
+            kiosk = KioskDirector(
+                hub: hub, environment: environment, options: options, dataDirectory: configuration.dataDirectory)
+        } else {
+            kiosk = nil
+        }
     }
 
     /// The HTTP + WebSocket application with every route of the contract.
@@ -41,6 +55,7 @@ struct Box: Sendable {
             try JSON.response(Health(status: "ok", version: Tripto.version, sessions: await hub.liveCount))
         }
         web.addRoutes(to: router)
+        if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
         SessionsController(hub: hub, environment: environment, throttle: MissThrottle()).addRoutes(to: router)
 
         let sockets = Router(context: BoxRequestContext.self)
@@ -81,6 +96,7 @@ struct Box: Sendable {
                 service: SessionKeeper(
                     hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
         ]
+        if let kiosk { services.append(.init(service: kiosk)) }
         if configuration.announce {
             services.append(
                 .init(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import Logging
 
@@ -50,7 +51,43 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-mdns"), help: "Do not announce the box by mDNS (Avahi).")
     var noMDNS = false
 
+    @Flag(
+        help: """
+            Run unattended: the box holds a session as its own TV (open /tv?kiosk on its screen), starts \
+            a game once players have joined, plays it without a host, and opens the lobby again after the finale.
+            """)
+    var kiosk = false
+
+    @Option(
+        name: .customLong("kiosk-settings"),
+        help: "Settings of the kiosk's sessions, as in POST /v1/sessions (JSON; autoAdvance is always on).")
+    var kioskSettings = #"{"destinationsCount":3}"#
+
+    @Option(
+        name: .customLong("kiosk-lobby-seconds"), help: "Seconds the kiosk lobby waits after the first player joins.")
+    var kioskLobbySeconds = 30
+
+    @Option(
+        name: .customLong("kiosk-end-seconds"), help: "Seconds the final standings stay before the lobby opens again.")
+    var kioskEndSeconds = 20
+
+    @Option(
+        name: .customLong("auto-pace"),
+        help: "Scales how long autoAdvance games stay on each screen (1: a clue 20 s, the reveal 8 s …).")
+    var autoPace = 1.0
+
+    private var kioskSettingsRequest: SettingsRequest? {
+        try? JSONDecoder().decode(SettingsRequest.self, from: Data(kioskSettings.utf8))
+    }
+
     func validate() throws {
+        guard kioskSettingsRequest != nil else {
+            throw ValidationError("--kiosk-settings must be a JSON object of settings, as in POST /v1/sessions")
+        }
+        guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0 else {
+            throw ValidationError("--kiosk-lobby-seconds and --kiosk-end-seconds must not be negative")
+        }
+        guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not a level")
@@ -80,6 +117,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.printQRCode = !noQR
         configuration.announce = !noMDNS
         configuration.boxName = name
+        configuration.autoPace = autoPace
+        if kiosk, let request = kioskSettingsRequest {
+            configuration.kiosk = KioskOptions(
+                settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds)
+        }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
@@ -90,9 +132,11 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "tripto")
         let box = try await Box(configuration: configuration, logger: logger)
         let printQR = configuration.printQRCode
+        let isKiosk = configuration.kiosk != nil
         try await box.run { port in
             let url = box.address.baseURL
             var banner = "Tripto box is ready: \(url)\nlistening on port \(port)\n"
+            if isKiosk { banner += "kiosk: show http://127.0.0.1:\(port)/tv?kiosk on the box's own screen\n" }
             if printQR, let code = try? QRCode(url + "/") {
                 banner += "\nScan to open it on a phone on the same network:\n\(code.terminalText())\n"
             }

@@ -50,7 +50,7 @@ struct SessionsController: Sendable {
         guard role != .player else {
             throw BoxError.badRequest("role must be HOST or TV; players join an existing session")
         }
-        let settings = try resolve(body.settings)
+        let settings = try environment.settings(from: body.settings)
         let created = try await hub.create(role: role, settings: settings, now: ServerClock.now())
         let record = created.record
         return try JSON.response(
@@ -62,37 +62,6 @@ struct SessionsController: Sendable {
                 tvJoinToken: role == .host ? created.tvJoinToken : nil,
                 tvAuthToken: role == .tv ? created.seat.token : nil),
             status: .created)
-    }
-
-    /// The session's settings: the request's values over the defaults of the chosen (or default) pack.
-    private func resolve(_ request: SettingsRequest?) throws(BoxError) -> Settings {
-        var request = request ?? SettingsRequest()
-        let pack: Pack
-        if let packId = request.packId {
-            guard let found = environment.packs[packId] else {
-                throw invalidSettings("packId \"\(packId)\" is not on this box")
-            }
-            if let language = request.language, language != found.language {
-                throw invalidSettings("pack \(packId) is in \(found.language.rawValue), not \(language.rawValue)")
-            }
-            pack = found
-        } else {
-            guard let found = environment.packs.defaultPack(for: request.language) else {
-                throw invalidSettings("no pack on this box is in \(request.language?.rawValue ?? "any language")")
-            }
-            pack = found
-        }
-        request.packId = nil
-        request.language = nil
-        do {
-            return try request.applied(to: Settings(packId: pack.packId, language: pack.language))
-        } catch {
-            throw invalidSettings("\(error.field) \(error.reason)")
-        }
-    }
-
-    private func invalidSettings(_ message: String) -> BoxError {
-        BoxError(status: 400, code: "INVALID_SETTINGS", message: message)
     }
 
     // MARK: Lookup

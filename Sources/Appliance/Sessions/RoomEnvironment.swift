@@ -8,7 +8,42 @@ struct RoomEnvironment: Sendable {
     let packs: PackLibrary
     let address: PublicAddress
     let limits: Limits
+    /// How long autoAdvance (kiosk) games stay on each screen.
+    var pacing = Pacing()
     let logger: Logger
+}
+
+extension RoomEnvironment {
+    /// The session's settings: the request's values over the defaults of the chosen (or default) pack.
+    func settings(from request: SettingsRequest?) throws(BoxError) -> Settings {
+        var request = request ?? SettingsRequest()
+        let pack: Pack
+        if let packId = request.packId {
+            guard let found = packs[packId] else {
+                throw invalidSettings("packId \"\(packId)\" is not on this box")
+            }
+            if let language = request.language, language != found.language {
+                throw invalidSettings("pack \(packId) is in \(found.language.rawValue), not \(language.rawValue)")
+            }
+            pack = found
+        } else {
+            guard let found = packs.defaultPack(for: request.language) else {
+                throw invalidSettings("no pack on this box is in \(request.language?.rawValue ?? "any language")")
+            }
+            pack = found
+        }
+        request.packId = nil
+        request.language = nil
+        do {
+            return try request.applied(to: Settings(packId: pack.packId, language: pack.language))
+        } catch {
+            throw invalidSettings("\(error.field) \(error.reason)")
+        }
+    }
+
+    private func invalidSettings(_ message: String) -> BoxError {
+        BoxError(status: 400, code: "INVALID_SETTINGS", message: message)
+    }
 }
 
 /// Why the box refused a request: the contract's error code, an HTTP status for REST, a readable message.

@@ -34,7 +34,7 @@ actor SessionRoom {
         var game = Game(
             sessionId: record.id, joinCode: record.joinCode,
             joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
-            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers))
+            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers), pacing: environment.pacing)
         for entry in commands {
             do {
                 _ = try game.apply(entry.command, by: entry.actor, now: entry.at)
@@ -193,7 +193,11 @@ actor SessionRoom {
                 sendError(BoxError(.forbidden("Only the host may do that")), to: connection, now: now)
                 return
             }
-            startGame(by: connection, now: now)
+            do {
+                try startGame(by: .participant(connection.participantId), now: now)
+            } catch {
+                sendError(error, to: connection, now: now)
+            }
             return
         case .hostNextClue: command = .nextClue
         case .hostNext, .hostSkip: command = .next
@@ -218,26 +222,23 @@ actor SessionRoom {
         settleLost(now: now)
     }
 
-    /// HOST_START_GAME: the box draws this game's destinations, least recently played first.
-    private func startGame(by connection: Connection, now: Int64) {
+    /// HOST_START_GAME (or a kiosk's own start): the box draws this game's destinations, least
+    /// recently played first.
+    func startGame(by actor: Actor, now: Int64) throws(BoxError) {
         guard let pack = environment.packs[game.settings.packId] else {
-            sendError(
-                BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box"),
-                to: connection, now: now)
-            return
+            throw BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box")
         }
         let recent = (try? environment.database.recentlyPlayed(packId: pack.packId)) ?? []
         var generator = SystemRandomNumberGenerator()
         let destinations = DestinationDraw.draw(
             game.settings.destinationsCount, from: pack, recentlyPlayed: recent, using: &generator)
         let played = destinations.map { PlayedRecord(packId: pack.packId, destinationId: $0.id, playedAt: now) }
-        do {
-            try run(
-                .start(destinations: destinations), by: .participant(connection.participantId), now: now, played: played
-            )
-        } catch {
-            sendError(error, to: connection, now: now)
-        }
+        try run(.start(destinations: destinations), by: actor, now: now, played: played)
+    }
+
+    /// A kiosk's own restart after the finale: back to the lobby with the same players.
+    func restartByBox(now: Int64) throws(BoxError) {
+        try run(.restart, by: .box, now: now)
     }
 
     // MARK: Running commands

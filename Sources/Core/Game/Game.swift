@@ -74,7 +74,7 @@ public struct Game: Codable, Sendable, Equatable {
             try requireBox(actor, "claim the TV role")
             try claimTv(id, now: now, into: &out)
         case .start(let destinations):
-            try requireHost(actor)
+            try requireHostOrKiosk(actor)
             try start(destinations, now: now, into: &out)
         case .nextClue:
             try requireHost(actor)
@@ -103,7 +103,7 @@ public struct Game: Codable, Sendable, Equatable {
             }
             removePlayer(playerId, reason: .kicked, now: now, into: &out)
         case .restart:
-            try requireHost(actor)
+            try requireHostOrKiosk(actor)
             try restart(now: now, into: &out)
         case .setMusicGain(let gainDb):
             try requireHost(actor)
@@ -149,6 +149,12 @@ public struct Game: Codable, Sendable, Equatable {
 
     private func requireHost(_ actor: Actor) throws(GameError) {
         guard case .participant(let id) = actor, id == hostId else { throw .forbidden("Only the host may do that") }
+    }
+
+    /// With `autoAdvance` (a kiosk) the box itself starts and restarts games where a host would.
+    private func requireHostOrKiosk(_ actor: Actor) throws(GameError) {
+        if actor == .box, settings.autoAdvance { return }
+        try requireHost(actor)
     }
 
     private func requirePlayer(_ actor: Actor) throws(GameError) -> ParticipantID {

@@ -13,6 +13,7 @@ const params = new URLSearchParams(location.search);
 let seat = seats.get("tv");
 let snap = null;
 let link = null;
+let ticking = false;
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
 const voice = new Audio();
 
@@ -22,8 +23,29 @@ mountLanguagePicker(() => {
   else start();
 });
 
+/** The box's own screen in kiosk mode: the TV seat of the session the box runs by itself. */
+const kiosk = params.has("kiosk");
+
+async function kioskSeat() {
+  for (;;) {
+    try {
+      const found = await api("GET", "/v1/kiosk");
+      seat = { sessionId: found.sessionId, token: found.tvAuthToken, joinCode: found.joinCode };
+      seats.set("tv", seat);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 async function start() {
   document.documentElement.lang = t("lang");
+  if (kiosk) {
+    await kioskSeat();
+    connect();
+    return;
+  }
   const sessionId = params.get("s");
   const tvJoinToken = params.get("k");
   if (sessionId && tvJoinToken && seat?.sessionId !== sessionId) {
@@ -95,12 +117,21 @@ function connect() {
       const reason = snap?.endedReason;
       snap = null;
       seats.clear("tv");
+      if (kiosk) {
+        // The kiosk opens a new session by itself: follow it.
+        setTimeout(() => kioskSeat().then(connect), 1000);
+        return;
+      }
       fill(head);
       stage.show("ended", () => endedScreen(code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown", reason));
     },
   });
-  runCountdowns(link.clock);
-  setInterval(() => snap && render(), 250);
+  if (!ticking) {
+    // Once per page: a kiosk TV reconnects to each new session with a new link.
+    ticking = true;
+    runCountdowns({ now: () => link.clock.now() });
+    setInterval(() => snap && render(), 250);
+  }
 }
 
 function onmessage(message) {

@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// `GET /v1/kiosk`: the kiosk session and its TV token, for the box's own screen (`/tv?kiosk`).
+/// Answered only to the box itself (loopback): a phone on the LAN cannot take the TV's seat.
+struct KioskController: Sendable {
+    let director: KioskDirector
+
+    struct Reply: Encodable {
+        var sessionId: String
+        var joinCode: String
+        var tvAuthToken: String
+    }
+
+    func addRoutes(to router: Router<BoxRequestContext>) {
+        router.get("/v1/kiosk") { _, context in
+            let caller = context.callerAddress
+            guard caller == "127.0.0.1" || caller == "::1" || caller.hasPrefix("::ffff:127.") else {
+                throw BoxError(
+                    status: 403, code: "FORBIDDEN", message: "The kiosk seat is only for the box's own screen")
+            }
+            guard let seat = await director.currentSeat() else {
+                throw BoxError(status: 503, code: "STORAGE_UNAVAILABLE", message: "No kiosk session", retryable: true)
+            }
+            return try JSON.response(
+                Reply(sessionId: seat.sessionId, joinCode: seat.joinCode, tvAuthToken: seat.tvAuthToken))
+        }
+    }
+}

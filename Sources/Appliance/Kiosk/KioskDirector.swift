@@ -1,0 +1,130 @@
+import Core
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// What `--kiosk` needs to run a venue with nobody at the controls.
+struct KioskOptions: Sendable {
+    /// The settings of every kiosk session (autoAdvance is always on).
+    var settings = SettingsRequest(destinationsCount: 3)
+    /// How long the lobby waits once the first player has joined, before the game starts.
+    var lobbySeconds = 30
+    /// How long the final standings stay up after the finale before the lobby opens again.
+    var endSeconds = 20
+}
+
+/// The kiosk's seat: the session the box holds as its own TV, and the TV's token, so the box's own
+/// screen (`/tv?kiosk`) can show it. Kept in the data directory (readable by the box's user only).
+struct KioskSeat: Codable, Sendable {
+    var sessionId: String
+    var joinCode: String
+    var tvAuthToken: String
+}
+
+/// Runs the attract loop: there is always an open kiosk session; a game starts a little while after
+/// the first player joins, autoAdvance plays it as a host would, and after the finale the lobby
+/// opens again with the same players. A session that ended (idle, or ended from outside) is
+/// replaced by a fresh one.
+actor KioskDirector: Service {
+    private let hub: SessionHub
+    private let environment: RoomEnvironment
+    private let options: KioskOptions
+    private let file: String
+    private let logger: Logger
+    private(set) var seat: KioskSeat?
+    private var lobbyReadySince: Int64?
+    private var endedSince: Int64?
+
+    init(hub: SessionHub, environment: RoomEnvironment, options: KioskOptions, dataDirectory: String) {
+        self.hub = hub
+        self.environment = environment
+        self.options = options
+        self.file = (dataDirectory as NSString).appendingPathComponent("kiosk.json")
+        var logger = environment.logger
+        logger[metadataKey: "kiosk"] = "on"
+        self.logger = logger
+        seat = (FileManager.default.contents(atPath: file)).flatMap {
+            try? JSONDecoder().decode(KioskSeat.self, from: $0)
+        }
+    }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await self.step(now: ServerClock.now())
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    /// The current kiosk session, opening one if there is none.
+    func currentSeat() async -> KioskSeat? {
+        await step(now: ServerClock.now())
+        return seat
+    }
+
+    private func step(now: Int64) async {
+        guard let seat, let room = await hub.room(id: seat.sessionId), await !room.isEnded else {
+            await open(now: now)
+            return
+        }
+        let summary = await room.summary(now: now)
+        switch summary.phase {
+        case .lobby:
+            endedSince = nil
+            guard summary.playerCount > 0 else {
+                lobbyReadySince = nil
+                return
+            }
+            let since = lobbyReadySince ?? now
+            lobbyReadySince = since
+            if now - since >= Int64(options.lobbySeconds) * 1000 {
+                lobbyReadySince = nil
+                do {
+                    try await room.startGame(by: .box, now: now)
+                    logger.info("kiosk game started", metadata: ["players": "\(summary.playerCount)"])
+                } catch {
+                    logger.warning("kiosk game not started", metadata: ["error": "\(error.message)"])
+                }
+            }
+        case .roundEnd:
+            let since = endedSince ?? now
+            endedSince = since
+            if now - since >= Int64(options.endSeconds) * 1000 {
+                endedSince = nil
+                do {
+                    try await room.restartByBox(now: now)
+                } catch {
+                    logger.warning("kiosk lobby not reopened", metadata: ["error": "\(error.message)"])
+                }
+            }
+        case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake, .revealDestination, .followupQuestion,
+            .scoreboard, .finalResults:
+            lobbyReadySince = nil
+            endedSince = nil
+        }
+    }
+
+    private func open(now: Int64) async {
+        do {
+            var request = options.settings
+            request.autoAdvance = true
+            let settings = try environment.settings(from: request)
+            let created = try await hub.create(role: .tv, settings: settings, now: now)
+            let next = KioskSeat(
+                sessionId: created.record.id, joinCode: created.record.joinCode, tvAuthToken: created.seat.token)
+            seat = next
+            lobbyReadySince = nil
+            endedSince = nil
+            save(next)
+            logger.info("kiosk session opened", metadata: ["session.id": "\(next.sessionId)"])
+        } catch {
+            logger.error("kiosk session not opened", metadata: ["error": "\(error.message)"])
+        }
+    }
+
+    private func save(_ seat: KioskSeat) {
+        guard let data = try? JSONEncoder().encode(seat) else { return }
+        FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600])
+    }
+}

@@ -1,0 +1,84 @@
+import Core
+import Foundation
+import Testing
+
+/// `tripto serve --kiosk`: a venue box that plays game after game with nobody at the controls.
+@Suite("Kiosk", .serialized)
+struct KioskTests {
+    static let fastKiosk = [
+        "--kiosk", "--kiosk-lobby-seconds", "1", "--kiosk-end-seconds", "1", "--auto-pace", "0.05",
+        "--kiosk-settings",
+        #"{"destinationsCount":1,"followupsPerDestination":1,"followupSeconds":5,"introMs":0,"finaleMs":1000}"#,
+    ]
+
+    @Test("two full games back to back with no host, then the third lobby opens")
+    func attractLoop() async throws {
+        let box = try BoxProcess(arguments: Self.fastKiosk)
+        try box.start()
+        defer { box.stop() }
+        let http = HTTP(base: box.baseURL)
+        let kiosk = try await http.get("/v1/kiosk")
+        #expect(kiosk.status == 200, "\(kiosk.text)")
+        let tv = TestSocket(url: box.webSocketURL, token: kiosk.string("tvAuthToken"))
+        let welcome = try await tv.expect("WELCOME")
+        guard case .welcome(let seatedAs) = welcome.event else { throw HarnessError.unexpected("no welcome") }
+        #expect(seatedAs.role == .tv)
+        #expect(seatedAs.projection.settings.autoAdvance)
+        #expect(!seatedAs.projection.hasHost)
+
+        let lookup = try await http.get("/v1/sessions/by-code/\(kiosk.string("joinCode"))")
+        let joined = try await http.post(
+            "/v1/sessions/\(lookup.string("sessionId"))/join", ["name": "Guest", "joinCode": kiosk.string("joinCode")])
+        #expect(joined.status == 201)
+        let player = TestSocket(url: box.webSocketURL, token: joined.string("playerAuthToken"))
+        try await player.expect("WELCOME")
+
+        for game in 1...2 {
+            try await player.expectSnapshot(timeout: .seconds(15)) { $0.phase == .clueLevel }
+            if game == 1 {
+                // The player brakes and answers; the game goes on by itself either way.
+                player.send(.brakePull(.init()))
+                try await player.expect("BRAKE_ACCEPTED")
+                player.send(.brakeAnswerSubmit(.init(answerText: "somewhere")))
+            }
+            try await player.expectSnapshot(timeout: .seconds(20)) { $0.phase == .followupQuestion }
+            try await player.expectSnapshot(timeout: .seconds(20)) { $0.phase == .scoreboard }
+            let finale = try await tv.expect("FINAL_RESULTS_PRESENT", timeout: .seconds(20))
+            guard case .finalResultsPresent(let results) = finale.event else { throw HarnessError.unexpected("finale") }
+            #expect(results.standingsFull.map(\.name) == ["Guest"])
+            try await player.expectSnapshot(timeout: .seconds(10)) { $0.phase == .roundEnd }
+            // The lobby opens again by itself, with the same player, at 0 points.
+            let lobby = try await player.expectSnapshot(timeout: .seconds(10)) { $0.phase == .lobby }
+            #expect(lobby.players.map(\.name) == ["Guest"] && lobby.you?.points == 0, "game \(game)")
+        }
+        // The same session the whole time; the box never needed a host.
+        #expect(try await http.get("/v1/kiosk").string("sessionId") == kiosk.string("sessionId"))
+    }
+
+    @Test("a kiosk session that ends (here: idle) is replaced by a fresh one")
+    func seatAndReplacement() async throws {
+        let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "1"])
+        try box.start()
+        defer { box.stop() }
+        let http = HTTP(base: box.baseURL)
+        let first = try await http.get("/v1/kiosk")
+        #expect(first.status == 200)
+        // Nobody connects: the session idles out and the kiosk opens a new one.
+        var next = first
+        let deadline = Date().addingTimeInterval(10)
+        while next.string("sessionId") == first.string("sessionId"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            next = try await http.get("/v1/kiosk")
+        }
+        #expect(next.string("sessionId") != first.string("sessionId"))
+        #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
+    }
+
+    @Test("without --kiosk there is no kiosk seat")
+    func noKiosk() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        defer { box.stop() }
+        #expect(try await HTTP(base: box.baseURL).get("/v1/kiosk").status == 404)
+    }
+}
