@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build release deps test-deps voices format lint clean
+.PHONY: run test build release install deps test-deps voices format lint clean
 
 run: deps build
 	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
@@ -23,10 +23,18 @@ build:
 release: deps
 	$(SWIFT) build -c release
 
+# A release build installed as a systemd service (see README, "Installing on a box").
+install:
+	@scripts/install
+
 deps:
 	@scripts/install-deps build
 
-test-deps:
+test-# A release build installed as a systemd service (see README, "Installing on a box").
+install:
+	@scripts/install
+
+deps:
 	@scripts/install-deps test
 
 format:

@@ -59,8 +59,8 @@ final class MDNSLoopback: @unchecked Sendable {
             "/usr/bin/dbus-daemon --config-file=\(directory.appendingPathComponent("dbus.conf").path) --nofork --nopidfile",
             log: directory.appendingPathComponent("dbus.log"))
         try wait("the private bus") { FileManager.default.fileExists(atPath: self.socketPath) }
-        try Self.run("/usr/sbin/ip", ["netns", "add", namespace])
-        try Self.run("/usr/sbin/ip", ["-n", namespace, "link", "set", "lo", "up"])
+        try Shell.run("/usr/sbin/ip", ["netns", "add", namespace])
+        try Shell.run("/usr/sbin/ip", ["-n", namespace, "link", "set", "lo", "up"])
         try startAvahi()
     }
 
@@ -83,7 +83,7 @@ final class MDNSLoopback: @unchecked Sendable {
         stopAvahi()
         bus.map(Self.terminate)
         bus = nil
-        try? Self.run("/usr/sbin/ip", ["netns", "del", namespace])
+        try? Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -91,12 +91,12 @@ final class MDNSLoopback: @unchecked Sendable {
 
     /// `avahi-browse -rtp TYPE` on the private bus: the resolved ("=") lines.
     func browse(_ type: String) throws -> [String] {
-        let output = try Self.run("/usr/bin/avahi-browse", ["-rtp", type], environment: environment)
+        let output = try Shell.run("/usr/bin/avahi-browse", ["-rtp", type], environment: environment)
         return output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("=") }
     }
 
     private func avahiState() -> Int? {
-        let output = try? Self.run(
+        let output = try? Shell.run(
             "/usr/bin/dbus-send",
             [
                 "--system", "--print-reply=literal", "--reply-timeout=1000", "--dest=org.freedesktop.Avahi", "/",
@@ -118,7 +118,7 @@ final class MDNSLoopback: @unchecked Sendable {
     /// Starts a daemon in the background through the shell and returns its PID. The daemon is not
     /// this process's child (Foundation's Process would keep watching it), so it is stopped by PID.
     private static func spawn(_ command: String, log: URL, environment: [String: String] = [:]) throws -> Int32 {
-        let output = try run(
+        let output = try Shell.run(
             "/bin/sh", ["-c", "\(command) </dev/null >'\(log.path)' 2>&1 & echo $!"], environment: environment)
         guard let pid = Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HarnessError.unexpected("no PID from: \(command)")
@@ -139,49 +139,5 @@ final class MDNSLoopback: @unchecked Sendable {
         guard kill(pid, 0) == 0 else { return false }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         return !stat.contains(") Z ")
-    }
-
-    /// Runs a short command to its end and returns what it printed. Plain posix_spawn + waitpid:
-    /// Foundation's Process sometimes never notices the exit of a child here.
-    @discardableResult
-    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw HarnessError.unexpected("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0)=\($1)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            env.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, env)
-        close(fds[1])
-        guard spawned == 0 else {
-            close(fds[0])
-            throw HarnessError.unexpected("cannot run \(path): \(String(cString: strerror(spawned)))")
-        }
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fds[0], &buffer, buffer.count)
-            if count > 0 { output.append(contentsOf: buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = String(decoding: output, as: UTF8.self)
-        // Exited normally with status 0 (WIFEXITED and WEXITSTATUS, which Swift cannot import).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw HarnessError.unexpected("\(path) \(arguments.joined(separator: " ")): \(text)")
-        }
-        return text
     }
 }
