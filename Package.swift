@@ -26,10 +26,10 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
-        // avahi-client, for announcing and finding boxes by mDNS.
+        // avahi-client, for announcing and finding boxes by mDNS. Its headers are in the default
+        // include path; its pkg-config flags (-D_REENTRANT) are ones SwiftPM refuses, so none are used.
         .systemLibrary(
             name: "CAvahi",
-            pkgConfig: "avahi-client",
             providers: [.apt(["libavahi-client-dev"])]
         ),
         // mDNS advertise + browse through avahi-daemon.

@@ -145,7 +145,8 @@ private let resolverCallback: AvahiServiceResolverCallback = {
     avahi_address_snprint(&text, text.count, address)
     let box = DiscoveredBox(
         name: String(cString: name), host: host.map { String(cString: $0) } ?? "",
-        address: String(cString: text), port: Int(port), txt: records(txt))
+        address: text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, port: Int(port),
+        txt: records(txt))
     session.resolved(box, resolver: resolver)
 }
 

@@ -42,8 +42,9 @@ def free_port() -> int:
 class Box:
     """One `tripto serve` process with its own data directory."""
 
-    def __init__(self, data_dir: Path, port: int | None = None):
+    def __init__(self, data_dir: Path, port: int | None = None, extra: list[str] | None = None):
         self.data_dir = data_dir
+        self.extra = extra or []
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -55,6 +56,7 @@ class Box:
                 tripto_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--data-dir", str(self.data_dir), "--packs", str(ROOT / "packs"),
                 "--public-url", self.url, "--no-qr", "--no-mdns", "--log-level", "warning",
+                *self.extra,
             ],
             stdout=self.log, stderr=subprocess.STDOUT,
         )
@@ -90,8 +92,10 @@ class Box:
 
 
 @pytest.fixture
-def box(tmp_path):
-    b = Box(tmp_path).start()
+def box(tmp_path, request):
+    # A test marked @pytest.mark.box_args([...]) gets a box started with those extra arguments.
+    marker = request.node.get_closest_marker("box_args")
+    b = Box(tmp_path, extra=marker.args[0] if marker else None).start()
     yield b
     b.stop()
 

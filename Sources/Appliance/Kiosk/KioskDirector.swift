@@ -125,6 +125,8 @@ actor KioskDirector: Service {
 
     private func save(_ seat: KioskSeat) {
         guard let data = try? JSONEncoder().encode(seat) else { return }
-        FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600])
+        if !FileManager.default.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) {
+            logger.warning("kiosk seat not saved", metadata: ["file": "\(file)"])
+        }
     }
 }

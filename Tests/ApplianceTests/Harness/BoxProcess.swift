@@ -59,7 +59,7 @@ final class BoxProcess: @unchecked Sendable {
         process.standardOutput = output
         let logFile = dataDirectory.appendingPathComponent("stderr.log")
         if !FileManager.default.fileExists(atPath: logFile.path) {
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         }
         let log = try FileHandle(forWritingTo: logFile)
         try log.seekToEnd()

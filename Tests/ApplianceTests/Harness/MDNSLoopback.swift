@@ -83,7 +83,7 @@ final class MDNSLoopback: @unchecked Sendable {
         stopAvahi()
         bus.map(Self.terminate)
         bus = nil
-        try? Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
+        _ = try? Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -60,6 +60,28 @@ export function winnerText(snap) {
   return nameOf(snap, results.winnerPlayerId);
 }
 
+/**
+ * Scored answers (a destination's or a followup's): right or wrong, who, what they answered, points.
+ * `empty` is shown when there are none.
+ */
+export function resultsList(snap, results, { me, empty } = {}) {
+  if (!results?.length) return empty ? h("p", { class: "dim" }, empty) : null;
+  return h(
+    "ul",
+    { class: "people results" },
+    results.map((r) =>
+      h(
+        "li",
+        { class: r.playerId === me ? "me" : "" },
+        h("span", { class: r.isCorrect ? "ok" : "bad", "aria-label": t(r.isCorrect ? "common.right" : "common.wrong") }, r.isCorrect ? "✓" : "✗"),
+        h("span", { class: "name" }, nameOf(snap, r.playerId)),
+        h("span", { class: "dim" }, r.answerText ?? "–"),
+        h("span", { class: "points" }, `+${r.pointsAwarded}`),
+      ),
+    ),
+  );
+}
+
 /** The connection overlay every game page shows while its socket is down. */
 export function showConnection(status) {
   if (status === "open") {

@@ -3,7 +3,7 @@
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, peopleList, standingsList } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen } from "./game.js";
+import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const stage = new Stage(main);
@@ -355,26 +355,7 @@ function revealScreen() {
     { class: "stack" },
     destinationCard(),
     h("p", {}, snap.round.destination?.revealText ?? ""),
-    h(
-      "div",
-      { class: "card" },
-      results.length
-        ? h(
-            "ul",
-            { class: "people" },
-            results.map((r) =>
-              h(
-                "li",
-                {},
-                h("span", { class: r.isCorrect ? "ok" : "bad" }, r.isCorrect ? "✓" : "✗"),
-                h("span", { class: "name" }, nameOf(snap, r.playerId)),
-                h("span", { class: "dim" }, r.answerText),
-                h("span", { class: "points" }, `+${r.pointsAwarded}`),
-              ),
-            ),
-          )
-        : h("p", { class: "dim" }, t("tv.nobodyAnswered")),
-    ),
+    h("div", { class: "card" }, resultsList(snap, results, { empty: t("tv.nobodyAnswered") })),
     control("next", t("host.toFollowups"), "HOST_NEXT", { kind: "primary" }),
   );
 }

@@ -2,7 +2,7 @@
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, peopleList, standingsList, keepAwake } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen } from "./game.js";
+import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const header = document.getElementById("status");
@@ -350,25 +350,7 @@ function revealScreen() {
     h("p", { class: "dim" }, d?.country ?? ""),
     h("p", {}, d?.revealText ?? ""),
     h("div", { class: "card", id: "verdict" }, verdict),
-    resultsList(snap.round.results ?? []),
-  );
-}
-
-function resultsList(results) {
-  if (!results.length) return null;
-  return h(
-    "ul",
-    { class: "people card" },
-    results.map((r) =>
-      h(
-        "li",
-        { class: r.playerId === seat.playerId ? "me" : "" },
-        h("span", { class: r.isCorrect ? "ok" : "bad", "aria-label": r.isCorrect ? t("common.right") : t("common.wrong") }, r.isCorrect ? "✓" : "✗"),
-        h("span", { class: "name" }, nameOf(snap, r.playerId)),
-        h("span", { class: "dim" }, r.answerText ?? "–"),
-        h("span", { class: "points" }, `+${r.pointsAwarded}`),
-      ),
-    ),
+    h("div", { class: "card" }, resultsList(snap, snap.round.results, { me: seat.playerId, empty: t("tv.nobodyAnswered") })),
   );
 }
 

@@ -3,7 +3,7 @@
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen } from "./game.js";
+import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const head = document.getElementById("status");
@@ -326,22 +326,7 @@ function revealScreen() {
     h("h1", { id: "destination" }, d?.name ?? ""),
     h("h2", { class: "dim" }, d?.country ?? ""),
     h("p", { class: "clue-text" }, d?.revealText ?? ""),
-    results.length
-      ? h(
-          "ul",
-          { class: "people" },
-          results.map((r) =>
-            h(
-              "li",
-              {},
-              h("span", { class: r.isCorrect ? "ok" : "bad" }, r.isCorrect ? "✓" : "✗"),
-              h("span", { class: "name" }, nameOf(snap, r.playerId)),
-              h("span", { class: "dim" }, r.answerText),
-              h("span", { class: "points" }, `+${r.pointsAwarded}`),
-            ),
-          ),
-        )
-      : h("p", { class: "dim" }, t("tv.nobodyAnswered")),
+    resultsList(snap, results, { empty: t("tv.nobodyAnswered") }),
   );
 }
 
@@ -356,20 +341,7 @@ function followupScreen() {
   if (f.results) {
     body.push(
       h("h2", {}, t("followup.correct"), " ", h("span", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
-      h(
-        "ul",
-        { class: "people" },
-        f.results.map((r) =>
-          h(
-            "li",
-            {},
-            h("span", { class: r.isCorrect ? "ok" : "bad" }, r.isCorrect ? "✓" : "✗"),
-            h("span", { class: "name" }, nameOf(snap, r.playerId)),
-            h("span", { class: "dim" }, r.answerText ?? "–"),
-            h("span", { class: "points" }, `+${r.pointsAwarded}`),
-          ),
-        ),
-      ),
+      resultsList(snap, f.results),
     );
   } else if (f.isOpen) {
     body.push(countdown(f.timer, link.clock), answered);

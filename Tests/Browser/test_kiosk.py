@@ -1,0 +1,40 @@
+"""The box's own screen in kiosk mode: /tv?kiosk shows the session the box runs by itself, and a
+game starts and plays with no host once a phone has joined."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import PHONE, TV
+
+FAST_KIOSK = [
+    "--kiosk", "--kiosk-lobby-seconds", "2", "--kiosk-end-seconds", "2", "--auto-pace", "0.1",
+    "--kiosk-settings",
+    '{"destinationsCount":1,"followupsPerDestination":1,"followupSeconds":5,"introMs":0,"finaleMs":4000}',
+]
+
+
+@pytest.mark.box_args(FAST_KIOSK)
+def test_kiosk_screen_plays_a_game_without_a_host(devices, box, screens):
+    tv = devices.open(TV)
+    tv.goto(box.url + "/tv?kiosk")
+    expect(tv.locator("#join-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    expect(tv.get_by_text(re.compile("No host yet"))).to_be_visible()
+    screens.shot(tv, "tv-kiosk-lobby")
+    join_url = tv.locator("#join-url").inner_text()
+
+    phone = devices.open(PHONE)
+    phone.goto(join_url)
+    phone.fill("#name", "Walk-in")
+    phone.click("#name-submit")
+    # Nobody presses start: the kiosk does, and the clues move on by themselves.
+    expect(tv.locator("#level")).to_have_text("10 points", timeout=15_000)
+    expect(phone.locator("#brake")).to_be_enabled()
+    screens.shot(tv, "tv-kiosk-clue")
+    expect(tv.locator("#level")).to_have_text("8 points", timeout=10_000)
+    expect(tv.locator("#destination")).not_to_be_empty(timeout=20_000)
+    expect(tv.locator("#thanks")).to_be_visible(timeout=40_000)
+    # …and the lobby opens again for the next game.
+    expect(tv.locator("#join-code")).to_be_visible(timeout=20_000)
+    expect(phone.locator("#leave")).to_be_visible()
