@@ -9,7 +9,7 @@ run: deps build
 	@$(MAKE) --no-print-directory voices
 	$(SWIFT) run tripto serve --port $(PORT) --data-dir ./data --packs ./packs
 
-# Voice clips for every pack, rendered when espeak-ng is installed (only the missing ones).
+# Voice clips for every pack, rendered when espeak-ng is installed (only missing or changed ones).
 voices:
 	@if command -v espeak-ng >/dev/null; then $(SWIFT) run tripto pack render-voice packs/*; \
 	else echo "espeak-ng is not installed: the box will show the clues without reading them out"; fi
@@ -30,11 +30,7 @@ install:
 deps:
 	@scripts/install-deps build
 
-test-# A release build installed as a systemd service (see README, "Installing on a box").
-install:
-	@scripts/install
-
-deps:
+test-deps:
 	@scripts/install-deps test
 
 format:

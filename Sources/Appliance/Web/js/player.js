@@ -23,8 +23,9 @@ mountLanguagePicker(() => {
 
 function refresh() {
   document.documentElement.lang = t("lang");
+  headerSignature = "";
   if (snap) render();
-  else if (!link) stage.show("name", nameScreen);
+  else if (!link) start();
 }
 
 // MARK: joining
@@ -121,6 +122,7 @@ function connect() {
       const kind = code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown";
       stage.show("ended", () => endedScreen(kind, reason));
       fill(header);
+      headerSignature = "";
     },
   });
   runCountdowns(link.clock);
@@ -188,8 +190,12 @@ function render() {
   }
 }
 
+let headerSignature = "";
 function renderHeader() {
   const you = snap.you;
+  const signature = JSON.stringify([snap.joinCode, you, snap.paused]);
+  if (signature === headerSignature) return;
+  headerSignature = signature;
   fill(
     header,
     h("span", { class: "pill mono", title: t("game.code") }, snap.joinCode),

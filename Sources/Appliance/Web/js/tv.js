@@ -258,7 +258,12 @@ function lobbyScreen() {
     update() {
       count.textContent = t("lobby.players", { n: snap.players.length });
       fill(list, snap.players.length ? peopleList(snap.players) : h("p", { class: "dim" }, t("tv.noPlayers")));
-      hostNote.textContent = snap.hasHost ? t("tv.waitingHost") : t("tv.noHost", { code: snap.joinCode });
+      // A kiosk (autoAdvance, no host) starts the game by itself once players have joined.
+      hostNote.textContent = snap.hasHost
+        ? t("tv.waitingHost")
+        : snap.settings.autoAdvance
+          ? t("tv.autoStart")
+          : t("tv.noHost", { code: snap.joinCode });
     },
   };
 }
