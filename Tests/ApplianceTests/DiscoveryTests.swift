@@ -8,11 +8,11 @@ import Testing
     .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"))
 struct DiscoveryTests {
     /// Polls `body` until it returns a value or `seconds` pass.
-    private func eventually<T>(_ seconds: Double, _ body: () throws -> T?) rethrows -> T? {
+    private func eventually<T>(_ seconds: Double, _ body: () async throws -> T?) async throws -> T? {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
-            if let value = try body() { return value }
-            Thread.sleep(forTimeInterval: 0.2)
+            if let value = try await body() { return value }
+            try await Task.sleep(for: .milliseconds(200))
         } while Date() < deadline
         return nil
     }
@@ -20,62 +20,66 @@ struct DiscoveryTests {
     @Test("announced as _tripto._tcp and _http._tcp with its TXT records; found by avahi-browse and tripto discover")
     func announced() async throws {
         let mdns = try MDNSLoopback()
-        try mdns.start()
+        try await mdns.start()
         defer { mdns.stop() }
         let box = try BoxProcess(arguments: ["--name", "Living room"], environment: mdns.environment, announce: true)
         try box.start()
         defer { box.stop() }
 
         let line = try #require(
-            try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
+            try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
         // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
         let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         #expect(fields[8] == String(box.port))
         #expect(fields[9].contains("\"proto=1\"") && fields[9].contains("\"path=/\""))
         #expect(fields[9].contains("\"name=Living room\"") && fields[9].contains("\"id=box-"))
-        #expect(try mdns.browse("_http._tcp").contains { $0.contains("Living room") })
+        #expect(try await mdns.browse("_http._tcp").contains { $0.contains("Living room") })
 
-        let discover = try PackCommandTests.run(["discover", "--timeout", "3"], environment: mdns.environment)
-        #expect(discover.status == 0, "\(discover.output)")
-        #expect(discover.output.contains("Living room\thttp://127.0.0.1:\(box.port)\tversion="))
+        let discover = try await Shell.run(
+            PackCommandTests.binary.path, ["discover", "--timeout", "3"], environment: mdns.environment)
+        #expect(discover.contains("Living room\thttp://127.0.0.1:\(box.port)\tversion="))
 
         // Shut down: withdrawn.
         box.stop()
-        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
+        #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
     }
 
     @Test("avahi-daemon restarts: the box is announced again within seconds")
     func daemonRestart() async throws {
         let mdns = try MDNSLoopback()
-        try mdns.start()
+        try await mdns.start()
         defer { mdns.stop() }
         let box = try BoxProcess(arguments: ["--name", "Restarted"], environment: mdns.environment, announce: true)
         try box.start()
         defer { box.stop() }
-        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil)
+        #expect(
+            try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil
+        )
 
         mdns.stopAvahi()
-        try mdns.startAvahi()
+        try await mdns.startAvahi()
         let start = Date()
-        #expect(try eventually(15) { try mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil)
+        #expect(
+            try await eventually(15) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil
+        )
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
     @Test("two boxes with the same name are both visible, under distinct names")
     func sameName() async throws {
         let mdns = try MDNSLoopback()
-        try mdns.start()
+        try await mdns.start()
         defer { mdns.stop() }
         let first = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
         let second = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
         try first.start()
         defer { first.stop() }
-        #expect(try eventually(10) { try mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
+        #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
         try second.start()
         defer { second.stop() }
         let lines = try #require(
-            try eventually(10) {
-                let lines = try mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
+            try await eventually(10) {
+                let lines = try await mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
                 return lines.count == 2 ? lines : nil
             })
         let names = Set(lines.map { $0.split(separator: ";")[3] })

@@ -41,9 +41,11 @@ def answer_followups(host, players, screens, shoot):
     """Players 1 and 2 answer every followup of a destination (1 right, 2 wrong); the host closes each."""
     while True:
         expect(host.locator("#correct")).not_to_be_empty()
+        question = host.locator("#question").inner_text()
         correct = host.locator("#correct").inner_text()
         for player, right in ((players[0], True), (players[1], False)):
-            expect(player.locator("#question")).to_be_visible()
+            # The phone shows this question (not still the previous one) before it answers.
+            expect(player.locator("#question")).to_have_text(question)
             options = player.locator("button[data-option]")
             if options.count():
                 texts = options.all_inner_texts()

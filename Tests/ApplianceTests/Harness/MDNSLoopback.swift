@@ -54,24 +54,24 @@ final class MDNSLoopback: @unchecked Sendable {
         """.write(to: directory.appendingPathComponent("avahi.conf"), atomically: true, encoding: .utf8)
     }
 
-    func start() throws {
-        bus = try Self.spawn(
+    func start() async throws {
+        bus = try await Self.spawn(
             "/usr/bin/dbus-daemon --config-file=\(directory.appendingPathComponent("dbus.conf").path) --nofork --nopidfile",
             log: directory.appendingPathComponent("dbus.log"))
-        try wait("the private bus") { FileManager.default.fileExists(atPath: self.socketPath) }
-        try Shell.run("/usr/sbin/ip", ["netns", "add", namespace])
-        try Shell.run("/usr/sbin/ip", ["-n", namespace, "link", "set", "lo", "up"])
-        try startAvahi()
+        try await wait("the private bus") { FileManager.default.fileExists(atPath: self.socketPath) }
+        try await Shell.run("/usr/sbin/ip", ["netns", "add", namespace])
+        try await Shell.run("/usr/sbin/ip", ["-n", namespace, "link", "set", "lo", "up"])
+        try await startAvahi()
     }
 
     /// Starts avahi-daemon in the namespace and waits until it is running (state 2).
-    func startAvahi() throws {
+    func startAvahi() async throws {
         let conf = directory.appendingPathComponent("avahi.conf").path
-        avahi = try Self.spawn(
+        avahi = try await Self.spawn(
             "ip netns exec \(namespace) sh -c 'mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon "
                 + "&& exec avahi-daemon -f \(conf) --no-rlimits'",
             log: directory.appendingPathComponent("avahi.log"), environment: environment)
-        try wait("avahi-daemon") { self.avahiState() == 2 }
+        try await wait("avahi-daemon") { await self.avahiState() == 2 }
     }
 
     func stopAvahi() {
@@ -90,13 +90,13 @@ final class MDNSLoopback: @unchecked Sendable {
     deinit { stop() }
 
     /// `avahi-browse -rtp TYPE` on the private bus: the resolved ("=") lines.
-    func browse(_ type: String) throws -> [String] {
-        let output = try Shell.run("/usr/bin/avahi-browse", ["-rtp", type], environment: environment)
+    func browse(_ type: String) async throws -> [String] {
+        let output = try await Shell.run("/usr/bin/avahi-browse", ["-rtp", type], environment: environment)
         return output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("=") }
     }
 
-    private func avahiState() -> Int? {
-        let output = try? Shell.run(
+    private func avahiState() async -> Int? {
+        let output = try? await Shell.run(
             "/usr/bin/dbus-send",
             [
                 "--system", "--print-reply=literal", "--reply-timeout=1000", "--dest=org.freedesktop.Avahi", "/",
@@ -105,11 +105,11 @@ final class MDNSLoopback: @unchecked Sendable {
         return output.flatMap { Int($0.split(whereSeparator: \.isWhitespace).last ?? "") }
     }
 
-    private func wait(_ what: String, _ ready: () -> Bool) throws {
+    private func wait(_ what: String, _ ready: () async -> Bool) async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if ready() { return }
-            Thread.sleep(forTimeInterval: 0.05)
+            if await ready() { return }
+            try await Task.sleep(for: .milliseconds(50))
         }
         let log = (try? String(contentsOf: directory.appendingPathComponent("avahi.log"), encoding: .utf8)) ?? ""
         throw HarnessError.didNotStart("\(what) did not start: \(log)")
@@ -117,8 +117,12 @@ final class MDNSLoopback: @unchecked Sendable {
 
     /// Starts a daemon in the background through the shell and returns its PID. The daemon is not
     /// this process's child (Foundation's Process would keep watching it), so it is stopped by PID.
-    private static func spawn(_ command: String, log: URL, environment: [String: String] = [:]) throws -> Int32 {
-        let output = try Shell.run(
+    private static func spawn(
+        _ command: String, log: URL, environment: [String: String] = [:]
+    ) async throws
+        -> Int32
+    {
+        let output = try await Shell.run(
             "/bin/sh", ["-c", "\(command) </dev/null >'\(log.path)' 2>&1 & echo $!"], environment: environment)
         guard let pid = Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HarnessError.unexpected("no PID from: \(command)")

@@ -45,4 +45,19 @@ enum Shell {
         }
         return text
     }
+
+    /// The same, for async tests: the command runs on a dispatch thread, so a test waiting for it
+    /// never holds one of the few threads every other test's sockets and timers need.
+    @discardableResult
+    static func run(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws
+        -> String
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try run(path, arguments, environment: environment) as String })
+            }
+        }
+    }
 }

@@ -370,7 +370,7 @@ function followupScreen() {
       "section",
       { class: "stack" },
       h("p", { class: "badge" }, t("followup.count", { n: f.index, total: f.total })),
-      h("h1", {}, f.questionText),
+      h("h1", { id: "question" }, f.questionText),
       f.options?.length ? h("p", { class: "dim" }, f.options.join(" · ")) : null,
       h("p", {}, t("followup.correct"), " ", h("strong", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
       f.isOpen ? countdown(f.timer, link.clock) : h("p", { class: "dim" }, t("followup.closed")),
