@@ -35,6 +35,7 @@ struct SocketController: Sendable {
         guard let room = live, await !room.isEnded, await room.participantRole(participant.id) != nil else {
             if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
             {
+                await Self.letUpgradeSettle()
                 let event = ServerEvent.sessionEnded(SessionEnded(reason: reason))
                 try await outbound.write(
                     .text(WireEncoder.text(ServerMessage(sessionId: session.id, serverTimeMs: now, event: event))))
@@ -134,8 +135,17 @@ struct SocketController: Sendable {
         }
     }
 
+    /// A reply sent in the same instant as the upgrade's 101 response reaches the client in the same
+    /// read, and some client libraries (NIO's client upgrader among them) drop such frames and fail
+    /// the connection. A refusal, which the box sends at once and then closes, therefore waits a
+    /// moment so the client sees why it was refused.
+    private static func letUpgradeSettle() async {
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+
     /// ERROR UNAUTHORIZED, then close 4001.
     private func refuse(_ outbound: WebSocketOutboundWriter, now: Int64) async throws {
+        await Self.letUpgradeSettle()
         let error = ErrorPayload(code: "UNAUTHORIZED", message: "A valid auth token is needed")
         try await outbound.write(
             .text(WireEncoder.text(ServerMessage(sessionId: "", serverTimeMs: now, event: .error(error)))))

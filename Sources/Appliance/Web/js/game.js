@@ -100,9 +100,13 @@ export function showConnection(status) {
   );
 }
 
-/** The screen after the seat is gone: session ended, removed, or a token the box does not know. */
-export function endedScreen(kind, reason) {
+/**
+ * The screen after the seat is gone, by the socket's close code: 1000 the session ended, 4003 this
+ * seat was taken away (kicked, left, replaced), anything else a token the box does not know.
+ */
+export function endedScreen(closeCode, reason) {
   overlay("connection", null);
+  const kind = closeCode === 1000 ? "ended" : closeCode === 4003 ? "removed" : "unknown";
   const title = { ended: t("ended.title"), removed: t("ended.removed"), unknown: t("ended.unknown") }[kind];
   const detail =
     kind === "ended" ? t(`ended.reason.${reason}`, {}, t("ended.reason.other")) : kind === "removed" ? t("ended.removedHelp") : t("ended.unknownHelp");

@@ -51,7 +51,7 @@ function start() {
       snap = null;
       seats.clear("host");
       fill(panel);
-      stage.show("ended", () => endedScreen(code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown", reason));
+      stage.show("ended", () => endedScreen(code, reason));
     },
   });
   runCountdowns(link.clock);

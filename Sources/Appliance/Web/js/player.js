@@ -92,7 +92,7 @@ function nameScreen() {
           history.replaceState(null, "", `/join/${encodeURIComponent(joined.sessionId)}`);
           connect();
         } catch (e) {
-          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen("ended", "host_ended"));
+          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen(1000));
           error.textContent = errorMessage(e);
           submit.disabled = false;
           input.focus();
@@ -119,8 +119,7 @@ function connect() {
       snap = null;
       seats.clear("player");
       if (leaving) return location.assign("/");
-      const kind = code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown";
-      stage.show("ended", () => endedScreen(kind, reason));
+      stage.show("ended", () => endedScreen(code, reason));
       fill(header);
       headerSignature = "";
     },

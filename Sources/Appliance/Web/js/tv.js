@@ -123,7 +123,7 @@ function connect() {
         return;
       }
       fill(head);
-      stage.show("ended", () => endedScreen(code === 1000 ? "ended" : code === 4003 ? "removed" : "unknown", reason));
+      stage.show("ended", () => endedScreen(code, reason));
     },
   });
   if (!ticking) {
