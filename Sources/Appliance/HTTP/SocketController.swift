@@ -140,7 +140,7 @@ struct SocketController: Sendable {
     /// the connection. A refusal, which the box sends at once and then closes, therefore waits a
     /// moment so the client sees why it was refused.
     private static func letUpgradeSettle() async {
-        try? await Task.sleep(for: .milliseconds(50))
+        try? await Task.sleep(for: .milliseconds(300))
     }
 
     /// ERROR UNAUTHORIZED, then close 4001.
