@@ -40,18 +40,13 @@ struct PackCommandTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The same, for async tests, off the threads the other tests' sockets need.
+    /// The same, for async tests (see `offTheTestThreads`).
     static func run(
         _ arguments: [String], environment: [String: String] = [:]
     ) async throws -> (
         status: Int32, output: String
     ) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result { try run(arguments, environment: environment) as (status: Int32, output: String) })
-            }
-        }
+        try await offTheTestThreads { try run(arguments, environment: environment) as (status: Int32, output: String) }
     }
 
     static func temporaryPack(_ edit: (inout String) -> Void) throws -> URL {

@@ -46,18 +46,21 @@ enum Shell {
         return text
     }
 
-    /// The same, for async tests: the command runs on a dispatch thread, so a test waiting for it
-    /// never holds one of the few threads every other test's sockets and timers need.
+    /// The same, for async tests (see `offTheTestThreads`).
     @discardableResult
     static func run(
         _ path: String, _ arguments: [String], environment: [String: String] = [:]
     ) async throws
         -> String
     {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try run(path, arguments, environment: environment) as String })
-            }
-        }
+        try await offTheTestThreads { try run(path, arguments, environment: environment) as String }
+    }
+}
+
+/// Runs blocking work (a child process, a pipe read) on a dispatch thread, so an async test waiting
+/// for it never holds one of the few threads every other test's sockets and timers need.
+func offTheTestThreads<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
