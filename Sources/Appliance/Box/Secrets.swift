@@ -22,7 +22,7 @@ enum Secrets {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// What the database keeps of a token: its SHA-256, hex.
+    /// What the database keeps of a token: its SHA-256, hex. (Voice clips use it as a fingerprint too.)
     static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }

@@ -1,5 +1,4 @@
 import Core
-import Crypto
 import Foundation
 
 /// The box's speaking voice: espeak-ng, run once per clip. Deterministic, offline, about 10 ms a line.
@@ -31,8 +30,8 @@ struct Voice {
         }
         for line in lines {
             let target = folder.appendingPathComponent("\(line.clip).wav")
-            let fingerprint = SHA256.hash(data: Data((settings + [line.text]).joined(separator: "\u{0}").utf8))
-                .map { String(format: "%02x", $0) }.joined()
+            // The same SHA-256 hex the box keeps of tokens: what the clip was spoken from.
+            let fingerprint = Secrets.hash((settings + [line.text]).joined(separator: "\u{0}"))
             if !force, manifest[line.clip] == fingerprint, FileManager.default.fileExists(atPath: target.path) {
                 kept += 1
                 continue
