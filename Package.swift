@@ -32,6 +32,12 @@ let package = Package(
             name: "CAvahi",
             providers: [.apt(["libavahi-client-dev"])]
         ),
+        // alsa-lib, for the box's own sound output.
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
         // mDNS advertise + browse through avahi-daemon.
         .target(
             name: "Discovery",
@@ -41,6 +47,7 @@ let package = Package(
             name: "Appliance",
             dependencies: [
                 "Core",
+                "CALSA",
                 "CQREncode",
                 "Discovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -73,6 +73,9 @@ struct ScoringTests {
                 .uiEffectTrigger(
                     UIEffectTrigger(
                         effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: t0 + 3_200)),
+                .musicSet(
+                    MusicSet(
+                        trackId: "finale", mode: "loop", startAtServerMs: t0 + 5_500, gainDb: Game.defaultMusicGainDb)),
             ])
     }
 

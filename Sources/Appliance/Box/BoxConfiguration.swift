@@ -25,6 +25,10 @@ struct BoxConfiguration: Sendable {
     var kiosk: KioskOptions?
     /// Scales how long autoAdvance games stay on each screen (1 = the defaults: a clue 20 s …).
     var autoPace = 1.0
+    /// The ALSA device the box plays its sound through; nil plays nothing.
+    var audioDevice: String? = "default"
+    /// Where the composed music beds and effects are kept between starts (default: <data>/sounds).
+    var soundsFolder: String?
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tripto.sqlite") }
 }

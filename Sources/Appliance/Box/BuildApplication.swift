@@ -35,6 +35,15 @@ struct Box: Sendable {
                 clueMs: Int64(Double(defaults.clueMs) * scale), revealMs: Int64(Double(defaults.revealMs) * scale),
                 followupResultsMs: Int64(Double(defaults.followupResultsMs) * scale),
                 scoreboardMs: Int64(Double(defaults.scoreboardMs) * scale)),
+            speaker: configuration.audioDevice.map { device in
+                Speaker(
+                    options: .init(
+                        device: device,
+                        soundsFolder: URL(
+                            fileURLWithPath: configuration.soundsFolder
+                                ?? (configuration.dataDirectory as NSString).appendingPathComponent("sounds"))),
+                    logger: logger)
+            },
             logger: logger)
         hub = SessionHub(environment: environment, idleSessionSeconds: configuration.idleSessionSeconds)
         try await hub.restore(now: ServerClock.now())
@@ -97,6 +106,7 @@ struct Box: Sendable {
                     hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
         ]
         if let kiosk { services.append(.init(service: kiosk)) }
+        if let speaker = environment.speaker { services.append(.init(service: SpeakerService(speaker: speaker))) }
         if configuration.announce {
             services.append(
                 .init(

@@ -76,6 +76,20 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Scales how long autoAdvance games stay on each screen (1: a clue 20 s, the reveal 8 s …).")
     var autoPace = 1.0
 
+    @Option(
+        name: .customLong("audio-device"),
+        help: "The ALSA device the box plays voice, music and effects through (see `aplay -L`).")
+    var audioDevice = "default"
+
+    @Flag(
+        name: .customLong("no-audio"), help: "Play no sound on the box (phones and the TV page still show everything).")
+    var noAudio = false
+
+    @Option(
+        name: .customLong("sounds-cache"),
+        help: "Where the music beds and effects are kept once composed (default: <data-dir>/sounds).")
+    var soundsCache: String?
+
     private var kioskSettingsRequest: SettingsRequest? {
         try? JSONDecoder().decode(SettingsRequest.self, from: Data(kioskSettings.utf8))
     }
@@ -87,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0 else {
             throw ValidationError("--kiosk-lobby-seconds and --kiosk-end-seconds must not be negative")
         }
+        guard !audioDevice.isEmpty else { throw ValidationError("--audio-device must name a device") }
         guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -118,6 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.announce = !noMDNS
         configuration.boxName = name
         configuration.autoPace = autoPace
+        configuration.audioDevice = noAudio ? nil : audioDevice
+        configuration.soundsFolder = soundsCache
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
                 settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds)

@@ -9,6 +9,6 @@ struct Tripto: AsyncParsableCommand {
         commandName: "tripto",
         abstract: "Tripto box: an offline På Spåret-style travel quiz for the living room.",
         version: version,
-        subcommands: [ServeCommand.self, PackCommand.self, DiscoverCommand.self]
+        subcommands: [ServeCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self]
     )
 }

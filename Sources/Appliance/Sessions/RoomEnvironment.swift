@@ -10,6 +10,8 @@ struct RoomEnvironment: Sendable {
     let limits: Limits
     /// How long autoAdvance (kiosk) games stay on each screen.
     var pacing = Pacing()
+    /// The box's own sound output, when it has one.
+    var speaker: Speaker?
     let logger: Logger
 }
 

@@ -350,6 +350,10 @@ actor SessionRoom {
                 play.durationMs = clipPath(play.clipId).flatMap(WAVDuration.milliseconds(ofFileAt:))
                 event = .audioPlay(play)
             }
+            if let speaker = environment.speaker, event.isSound {
+                let clip: String? = if case .audioPlay(let play) = event { clipPath(play.clipId) } else { nil }
+                speaker.play(event, session: id, packId: game.settings.packId, clip: clip)
+            }
             let recipients = connections.values.filter {
                 audience.includes(role: $0.role, participant: $0.participantId)
             }

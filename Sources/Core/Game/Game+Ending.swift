@@ -11,7 +11,8 @@ extension Game {
     }
 
     /// FINAL_RESULTS, on the blueprint's timeline (section 12.7): sting at t0, drumroll at 0.8 s,
-    /// the winner with fanfare and confetti at 3.2 s; ROUND_END after `finaleMs`.
+    /// the winner with fanfare and confetti at 3.2 s, the finale bed under the standings from 5.5 s;
+    /// ROUND_END after `finaleMs`.
     mutating func showFinale(now: ServerTime, into out: inout Outbox) {
         leavePhase()
         phase = .finalResults
@@ -30,6 +31,7 @@ extension Game {
             .uiEffectTrigger(
                 UIEffectTrigger(
                     effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: now + 3_200)))
+        setMusic("finale", now: now + Self.finaleBedDelayMs, into: &out)
         out.everyone(.finalResultsPresent(results))
         if settings.finaleMs > 0 {
             arm(.finale, durationMs: Int64(settings.finaleMs), now: now, into: &out)

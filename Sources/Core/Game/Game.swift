@@ -32,6 +32,8 @@ public struct Game: Codable, Sendable, Equatable {
     var timerCount = 0
 
     public static let defaultMusicGainDb = -8.0
+    /// When the finale's music bed starts, after the fanfare has had its moment.
+    public static let finaleBedDelayMs: ServerTime = 5_500
     public static let musicGainRange = -60.0...0.0
     public static let followupPoints = 2
 

@@ -15,6 +15,7 @@ final class BoxProcess: @unchecked Sendable {
     let extraArguments: [String]
     let environment: [String: String]
     let announce: Bool
+    let audio: Bool
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,8 +24,10 @@ final class BoxProcess: @unchecked Sendable {
     }
 
     /// `announce`: let the box announce itself by mDNS (only the Discovery tests, on their private bus).
+    /// `audio`: let the box open its sound output (only the audio tests, into a file).
     init(
-        packs: String? = nil, arguments: [String] = [], environment: [String: String] = [:], announce: Bool = false
+        packs: String? = nil, arguments: [String] = [], environment: [String: String] = [:], announce: Bool = false,
+        audio: Bool = false
     ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tripto-test-\(UUID().uuidString)")
@@ -33,6 +36,7 @@ final class BoxProcess: @unchecked Sendable {
         extraArguments = arguments
         self.environment = environment
         self.announce = announce
+        self.audio = audio
     }
 
     /// What the box wrote to stderr (its log).
@@ -53,7 +57,7 @@ final class BoxProcess: @unchecked Sendable {
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--packs",
                 packsDirectory,
                 "--public-url", "http://127.0.0.1:0", "--no-qr", "--log-level", "warning",
-            ] + (announce ? [] : ["--no-mdns"]) + extraArguments
+            ] + (announce ? [] : ["--no-mdns"]) + (audio ? [] : ["--no-audio"]) + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         process.standardOutput = output

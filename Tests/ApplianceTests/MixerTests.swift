@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import Appliance
+
+/// The mix on its own clock, with test tones whose every sample is known: any click, a missing duck
+/// or a fade that does not end in silence shows up exactly.
+@Suite("mixer")
+struct MixerTests {
+    static let rate = Double(Sound.rate)
+
+    /// A stereo sine of `hz` at `amplitude`, `seconds` long; a whole number of cycles so it loops cleanly.
+    static func tone(_ hz: Double, seconds: Double, amplitude: Float = 0.5, loops: Bool = false) -> Sound {
+        let frames = Int(seconds * rate)
+        var samples = [Float](repeating: 0, count: frames * 2)
+        for index in 0..<frames {
+            let value = amplitude * Float(sin(2 * .pi * hz * Double(index) / rate))
+            samples[2 * index] = value
+            samples[2 * index + 1] = value
+        }
+        return Sound(interleaved: samples, loops: loops)
+    }
+
+    static func silence(seconds: Double) -> Sound {
+        Sound(interleaved: [Float](repeating: 0, count: Int(seconds * rate) * 2))
+    }
+
+    /// Renders `seconds` and returns the left channel.
+    static func render(_ mixer: inout Mixer, seconds: Double) -> [Float] {
+        var left: [Float] = []
+        var block: [Float] = []
+        for _ in 0..<Int(seconds * rate / 480) {
+            mixer.render(480, into: &block)
+            for index in stride(from: 0, to: block.count, by: 2) { left.append(block[index]) }
+        }
+        return left
+    }
+
+    static func rmsDb(_ samples: ArraySlice<Float>) -> Double {
+        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return 10 * log10(max(sum / Double(max(1, samples.count)), 1e-20))
+    }
+
+    static func window(_ samples: [Float], _ from: Double, _ to: Double) -> ArraySlice<Float> {
+        samples[Int(from * rate)..<Int(to * rate)]
+    }
+
+    static func maxJump(_ samples: [Float]) -> Float {
+        zip(samples.dropFirst(), samples).reduce(0) { max($0, abs($1.0 - $1.1)) }
+    }
+
+    @Test("music is ducked while the voice speaks and comes back after, without a click")
+    func ducking() {
+        var mixer = Mixer(musicGainDb: 0)
+        // A loop of exactly 200 Hz: 0.5 s holds 100 whole cycles.
+        mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: 0)
+        // A silent "voice", so what is measured is the music alone.
+        mixer.schedule(.voice(Self.silence(seconds: 2)), at: Mixer.frames(ms: 2_000))
+        let left = Self.render(&mixer, seconds: 6)
+        let before = Self.rmsDb(Self.window(left, 1.0, 2.0))
+        let during = Self.rmsDb(Self.window(left, 2.5, 4.0))
+        let after = Self.rmsDb(Self.window(left, 5.2, 6.0))
+        #expect(before - during >= 9, "ducked by only \(before - during) dB")
+        #expect(before - during <= 15)
+        #expect(abs(after - before) < 0.5, "music came back at \(after - before) dB")
+        // The steepest step of a 200 Hz sine at 0.5 is 2π·200/48000·0.5 ≈ 0.013; a click would be far larger,
+        // at the fade-in, the loop points, the duck and the release alike.
+        #expect(Self.maxJump(left) < 0.014)
+    }
+
+    @Test("MUSIC_STOP fades out over its time and leaves silence; a new bed crossfades")
+    func fades() {
+        var mixer = Mixer(musicGainDb: 0)
+        mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: 0)
+        mixer.schedule(.music(Self.tone(300, seconds: 0.5, loops: true), gainDb: 0), at: Mixer.frames(ms: 1_000))
+        mixer.schedule(.stopMusic(fadeMs: 600), at: Mixer.frames(ms: 2_500))
+        let left = Self.render(&mixer, seconds: 4)
+        #expect(Self.rmsDb(Self.window(left, 0.6, 1.0)) > -12)
+        #expect(Self.rmsDb(Self.window(left, 1.8, 2.5)) > -12)
+        // Halfway through the fade the music is still sounding, after it nothing is.
+        #expect(Self.rmsDb(Self.window(left, 2.7, 2.8)) > -20)
+        #expect(left[Int(3.11 * Self.rate)...].allSatisfy { $0 == 0 })
+        #expect(Self.maxJump(left) < 0.03)
+        #expect(mixer.isIdle)
+    }
+
+    @Test("the host's music level: Off is silence, changes glide")
+    func musicGain() {
+        var mixer = Mixer(musicGainDb: 0)
+        mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: 0)
+        mixer.schedule(.musicGain(-18), at: Mixer.frames(ms: 1_000))
+        mixer.schedule(.musicGain(-60), at: Mixer.frames(ms: 2_000))
+        let left = Self.render(&mixer, seconds: 3)
+        let full = Self.rmsDb(Self.window(left, 0.6, 1.0))
+        let low = Self.rmsDb(Self.window(left, 1.5, 2.0))
+        #expect(abs(full - low - 18) < 0.5)
+        #expect(Self.rmsDb(Self.window(left, 2.6, 3.0)) < -100)
+        #expect(Self.maxJump(left) < 0.014)
+    }
+
+    @Test("effects overlap, a new line replaces the one being spoken, AUDIO_STOP silences the voice")
+    func voiceAndEffects() {
+        var mixer = Mixer(musicGainDb: 0)
+        mixer.schedule(.voice(Self.tone(500, seconds: 2)), at: 0)
+        mixer.schedule(.voice(Self.tone(500, seconds: 0.5, amplitude: 0.25)), at: Mixer.frames(ms: 500))
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.3)), at: Mixer.frames(ms: 1_200))
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.3)), at: Mixer.frames(ms: 1_300))
+        mixer.schedule(.voice(Self.tone(500, seconds: 2)), at: Mixer.frames(ms: 2_000))
+        mixer.schedule(.stopVoice, at: Mixer.frames(ms: 2_500))
+        let left = Self.render(&mixer, seconds: 3)
+        // The second line is quieter: the first stopped under it.
+        #expect(Self.rmsDb(Self.window(left, 0.6, 0.9)) < Self.rmsDb(Self.window(left, 0.1, 0.4)) - 5)
+        #expect(Self.rmsDb(Self.window(left, 1.05, 1.15)) < -100)
+        #expect(Self.rmsDb(Self.window(left, 1.32, 1.48)) > Self.rmsDb(Self.window(left, 1.22, 1.28)) + 2)
+        #expect(left[Int(2.55 * Self.rate)...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("cues for a moment already played start at once; cues in the future wait for their frame")
+    func scheduling() {
+        var mixer = Mixer(musicGainDb: 0)
+        _ = Self.render(&mixer, seconds: 0.5)
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.1)), at: 0)
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.1)), at: Mixer.frames(ms: 800))
+        let left = Self.render(&mixer, seconds: 0.5)
+        // A 0.5 sine is -9 dBFS; effects play 2 dB under the voice.
+        #expect(Self.rmsDb(Self.window(left, 0, 0.1)) > -12)
+        #expect(Self.rmsDb(Self.window(left, 0.15, 0.3)) < -100)
+        #expect(Self.rmsDb(Self.window(left, 0.3, 0.4)) > -12)
+    }
+}
