@@ -23,8 +23,9 @@ enum Resampler {
 
     static func resample(_ input: [Float], from inputRate: Double, to outputRate: Double) -> [Float] {
         guard inputRate != outputRate, !input.isEmpty else { return input }
-        // Going down, the filter's corner moves to the new Nyquist frequency.
-        let scale = min(1, outputRate / inputRate)
+        // The filter's corner sits a little under the lower Nyquist frequency, so neither aliases
+        // (going down) nor images (going up) get through the transition band.
+        let scale = 0.92 * min(1, outputRate / inputRate)
         let step = inputRate / outputRate
         let count = Int((Double(input.count) / step).rounded(.down))
         let reach = Int((Double(halfWidth) / scale).rounded(.up))

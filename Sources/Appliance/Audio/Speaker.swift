@@ -39,6 +39,9 @@ final class Speaker: @unchecked Sendable {
     /// Voice clips are read and resampled here, off both the rooms and the audio thread.
     private let loader = DispatchQueue(label: "tripto.speaker.loader", qos: .userInitiated)
     private var missingVoiceLogged: Set<String> = []
+    /// Clips read ahead (`prepare`), by path; reading and resampling takes a moment a line should not wait for.
+    private var prepared: [String: Sound] = [:]
+    private let preparer = DispatchQueue(label: "tripto.speaker.preparer", qos: .utility)
 
     init(options: Options, logger: Logger) {
         self.options = options
@@ -84,7 +87,7 @@ final class Speaker: @unchecked Sendable {
             }
             loader.async { [self] in
                 do {
-                    let sound = try WAVFile.read(URL(fileURLWithPath: clip))
+                    let sound = try lock.withLock { prepared[clip] } ?? WAVFile.read(URL(fileURLWithPath: clip))
                     enqueue(.event(event, clip: sound))
                 } catch {
                     logger.warning("voice clip unreadable", metadata: ["clip": "\(clip)", "error": "\(error)"])
@@ -96,6 +99,19 @@ final class Speaker: @unchecked Sendable {
             loader.async { [self] in enqueue(.event(event, clip: nil)) }
         default:
             return
+        }
+    }
+
+    /// Reads the clips of a round ahead of their cues, in place of those of the round before.
+    func prepare(_ clips: [String]) {
+        preparer.async { [self] in
+            var sounds: [String: Sound] = [:]
+            for clip in clips where FileManager.default.fileExists(atPath: clip) {
+                sounds[clip] = try? WAVFile.read(URL(fileURLWithPath: clip))
+                // Lines already due play from what is ready so far.
+                lock.withLock { prepared[clip] = sounds[clip] }
+            }
+            lock.withLock { prepared = sounds }
         }
     }
 

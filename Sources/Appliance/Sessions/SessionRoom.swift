@@ -352,6 +352,12 @@ actor SessionRoom {
             }
             if let speaker = environment.speaker, event.isSound {
                 let clip: String? = if case .audioPlay(let play) = event { clipPath(play.clipId) } else { nil }
+                if case .audioPlay(let play) = event, play.kind == .intro {
+                    // A round begins: its clips are read while the intro plays.
+                    let packId = game.settings.packId
+                    speaker.prepare(
+                        game.currentRoundPackClips.compactMap { environment.packs.clipPath(packId: packId, clipId: $0) })
+                }
                 speaker.play(event, session: id, packId: game.settings.packId, clip: clip)
             }
             let recipients = connections.values.filter {

@@ -42,6 +42,14 @@ extension Game {
         }
     }
 
+    /// Every pack clip of the current round, for the box's own speaker to load before it is needed.
+    /// Box-internal: these names carry the destination id and never go to a client.
+    public var currentRoundPackClips: [String] {
+        guard let destination = round?.destination else { return [] }
+        return destination.clues.map { "\(destination.id)-clue-\($0.points)" } + ["\(destination.id)-reveal"]
+            + destination.followups.indices.map { "\(destination.id)-followup-\($0 + 1)" }
+    }
+
     /// Moves `version` past every version an earlier run of the box can have sent: presence changes
     /// are not in the command log, so a replayed game would otherwise count from a lower number.
     /// `boot` is how many times the box has started.
