@@ -206,7 +206,8 @@ struct AudioOutputTests {
         #expect(quiet < -70, "after the fade: \(quiet) dBFS")
         print(
             String(
-                format: "audio: %.1f s recorded; clue 8 correlation %.2f at %+d ms; music above 14 kHz %.1f / %.1f / %.1f dB "
+                format:
+                    "audio: %.1f s recorded; clue 8 correlation %.2f at %+d ms; music above 14 kHz %.1f / %.1f / %.1f dB "
                     + "(before / during / after the voice); %d seams checked; after the last fade %.0f dBFS",
                 recorded, found.correlation, found.offsetMs, before, during, after, seams.count, quiet))
     }
@@ -280,7 +281,9 @@ enum SignalAnalysis {
 
     /// Where `sound` (its left channel) best matches the recording within `searchMs` of `near`, by
     /// normalised correlation on 8:1 decimated copies (speech and effects carry their shape below 3 kHz).
-    static func locate(_ sound: Sound, in recording: [Float], near: Int, searchMs: Int) -> (
+    static func locate(
+        _ sound: Sound, in recording: [Float], near: Int, searchMs: Int
+    ) -> (
         correlation: Double, offsetFrames: Int, offsetMs: Int
     ) {
         let factor = 8

@@ -356,7 +356,8 @@ actor SessionRoom {
                     // A round begins: its clips are read while the intro plays.
                     let packId = game.settings.packId
                     speaker.prepare(
-                        game.currentRoundPackClips.compactMap { environment.packs.clipPath(packId: packId, clipId: $0) })
+                        game.currentRoundPackClips.compactMap { environment.packs.clipPath(packId: packId, clipId: $0) }
+                    )
                 }
                 speaker.play(event, session: id, packId: game.settings.packId, clip: clip)
             }

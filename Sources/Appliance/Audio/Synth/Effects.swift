@@ -17,13 +17,17 @@ enum Effects {
         canvas.add(hiss, at: 0, gain: 0.5, pan: -0.2)
         var squeal = [Float](repeating: 0, count: Int(1.35 * Canvas.rate))
         var phase = 0.0
+        // The steel's second mode, a fifth above: its own phase, so it stays a pure partial.
+        var upper = 0.0
         var grit = Filter(.bandPass, hz: 2_600, q: 8)
         for index in squeal.indices {
             let t = Double(index) / Canvas.rate
             let pitch = 2_350 + 300 * exp(-t / 0.5) + 25 * sin(2 * .pi * 7 * t)
             phase += pitch / Canvas.rate
             phase -= floor(phase)
-            let tone = sin(2 * .pi * phase) + 0.3 * sin(2 * .pi * phase * 1.5) + 0.6 * grit.process(noise.next())
+            upper += pitch * 1.5 / Canvas.rate
+            upper -= floor(upper)
+            let tone = sin(2 * .pi * phase) + 0.3 * sin(2 * .pi * upper) + 0.6 * grit.process(noise.next())
             let swell = min(1, t / 0.06) * (t < 0.9 ? 1 : exp(-(t - 0.9) / 0.15))
             squeal[index] = Float(tone * swell)
         }
