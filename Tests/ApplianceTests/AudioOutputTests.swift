@@ -94,7 +94,7 @@ struct AudioOutputTests {
             opened.firstMatch(of: /audio.epochServerMs=(\d+)/).flatMap { Int64($0.1) }, "no epoch in: \(opened)")
         #expect(opened.contains("audio.paced=false"))
 
-        var table = try await LiveTable.open(
+        let table = try await LiveTable.open(
             box,
             settings: ["destinationsCount": 1, "followupsPerDestination": 1, "followupSeconds": 5, "introMs": 2_000],
             players: ["Anna", "Björn"])
@@ -222,7 +222,7 @@ struct AudioOutputTests {
             audio: true)
         try box.start()
         defer { box.stop() }
-        var table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
         try await table.brakeAndAnswer(0, "Somewhere")

@@ -128,7 +128,7 @@ struct CrashCampaignTests {
         let crashing = try BoxProcess(packs: packs.path)
         try reference.start()
         try crashing.start()
-        var model = try await LiveTable.open(reference, settings: settings, players: names, tv: true)
+        let model = try await LiveTable.open(reference, settings: settings, players: names, tv: true)
         var table = try await LiveTable.open(crashing, settings: settings, players: names, tv: true)
         var random = SplitMix64(seed: Self.seed)
         for host in [model.host!, table.host!] {

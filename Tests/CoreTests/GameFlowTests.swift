@@ -304,11 +304,11 @@ struct KioskRuleTests {
             try manual.game.apply(.start(destinations: [Fixture.secretDestination(1)]), by: .box, now: manual.now)
         }
         var kiosk = try Table(settings: Fixture.settings { $0.autoAdvance = true })
-        try kiosk.game.apply(.start(destinations: [Fixture.secretDestination(1)]), by: .box, now: kiosk.now)
+        _ = try kiosk.game.apply(.start(destinations: [Fixture.secretDestination(1)]), by: .box, now: kiosk.now)
         #expect(kiosk.game.phase == .roundIntro)
         try kiosk.host(.forceReveal)
         while kiosk.game.phase != .roundEnd { try kiosk.fireNextTimer() }
-        try kiosk.game.apply(.restart, by: .box, now: kiosk.now)
+        _ = try kiosk.game.apply(.restart, by: .box, now: kiosk.now)
         #expect(kiosk.game.phase == .lobby && kiosk.game.players.count == 3)
     }
 }
