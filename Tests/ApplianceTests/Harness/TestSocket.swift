@@ -12,6 +12,8 @@ final class TestSocket: Sendable {
     enum Outgoing: Sendable {
         case text(String)
         case binary([UInt8])
+        /// A text frame with exactly these bytes, valid UTF-8 or not.
+        case rawText([UInt8])
         case close
     }
 
@@ -42,6 +44,10 @@ final class TestSocket: Sendable {
                                 switch item {
                                 case .text(let text): try await outbound.write(.text(text))
                                 case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                                case .rawText(let bytes):
+                                    try await outbound.write(
+                                        .custom(
+                                            WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))
                                 case .close:
                                     try await outbound.close(.normalClosure, reason: nil)
                                     return
@@ -49,7 +55,7 @@ final class TestSocket: Sendable {
                             }
                         }
                         for try await message in inbound.messages(maxSize: 1 << 22) {
-                            if case .text(let text) = message { await inbox.append(text) }
+                            if case .text(let text) = message { await inbox.append(text, at: .now) }
                         }
                         continuation.finish()
                         group.cancelAll()
@@ -82,21 +88,18 @@ final class TestSocket: Sendable {
     func send(_ message: ClientMessage) { outbox.yield(.text(String(decoding: message.encoded(), as: UTF8.self))) }
     func sendRaw(_ text: String) { outbox.yield(.text(text)) }
     func sendBinary(_ bytes: [UInt8]) { outbox.yield(.binary(bytes)) }
+    func sendRawBytes(_ bytes: [UInt8]) { outbox.yield(.rawText(bytes)) }
     func close() { outbox.yield(.close) }
 
     /// The close code the server sent, once the connection is over.
     func closeCode(timeout: Duration = .seconds(20)) async throws -> Int? {
-        try await withThrowingTaskGroup(of: Int??.self) { group in
-            group.addTask { await self.run.value }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return .some(nil)
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            guard let result = first else { throw HarnessError.timeout("socket did not close") }
-            return result
+        // Polled: the connection's task cannot be cancelled, so it must not be awaited before it ends.
+        let deadline = ContinuousClock.now + timeout
+        while await !inbox.isClosed {
+            guard ContinuousClock.now < deadline else { throw HarnessError.timeout("socket did not close") }
+            try await Task.sleep(for: .milliseconds(10))
         }
+        return await run.value
     }
 
     /// The next message of `type` (after the ones already taken) that satisfies `condition`.
@@ -139,21 +142,36 @@ final class TestSocket: Sendable {
 
     /// Every raw text received so far.
     func allTexts() async -> [String] { await inbox.texts }
+
+    /// Like `expect`, with the moment the message arrived (for latency measurements).
+    func expectArrival(
+        _ type: String, timeout: Duration = .seconds(10),
+        where condition: @Sendable (ServerMessage) -> Bool = { _ in true }
+    ) async throws -> ContinuousClock.Instant {
+        try await expect(type, timeout: timeout, where: condition)
+        return await inbox.lastTakenArrival
+    }
 }
 
 /// What a socket received, and waiting for more.
 actor Inbox {
     private(set) var texts: [String] = []
     private var messages: [ServerMessage?] = []
+    private var arrivals: [ContinuousClock.Instant] = []
+    private var lastTaken = 0
     private var taken = Set<Int>()
     private(set) var isClosed = false
 
-    func append(_ text: String) {
+    func append(_ text: String, at arrival: ContinuousClock.Instant) {
         texts.append(text)
+        arrivals.append(arrival)
         messages.append(try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)))
     }
 
     func closed() { isClosed = true }
+
+    /// When the message that `take` returned last arrived.
+    var lastTakenArrival: ContinuousClock.Instant { arrivals[lastTaken] }
 
     func latest(ofType type: String) -> ServerMessage? {
         messages.last { $0?.type == type } ?? nil
@@ -167,6 +185,7 @@ actor Inbox {
                 if let message, condition(message) {
                     // Messages before this one are passed over for good.
                     taken.formUnion(0...index)
+                    lastTaken = index
                     return message
                 }
             }

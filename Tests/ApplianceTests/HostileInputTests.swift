@@ -1,0 +1,239 @@
+import Core
+import Foundation
+import NIOCore
+import Testing
+
+@testable import Appliance
+
+/// A teenager with the dev tools open: hostile frames, forged tokens and guessed codes against a
+/// running box. Nothing may crash it, every frame gets its error, and no session changes.
+/// `make soak` raises the counts (TRIPTO_FUZZ_FRAMES).
+@Suite("Hostile input")
+struct HostileInputTests {
+    static var frames: Int { Int(ProcessInfo.processInfo.environment["TRIPTO_FUZZ_FRAMES"] ?? "") ?? 600 }
+
+    /// Commands each role may send; every other command is FORBIDDEN to it, in every phase.
+    static func allowed(_ message: ClientMessage, for role: Role) -> Bool {
+        switch message {
+        case .hello, .resumeSession, .ping: true
+        case .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause, .hostResume, .hostKick,
+            .hostEndSession, .hostRestart, .musicGainSet:
+            role == .host
+        case .brakePull, .brakeAnswerSubmit, .followupAnswerSubmit, .playerLeave: role == .player
+        }
+    }
+
+    @Test("the message decoder takes 200,000 hostile inputs without trapping, and what it accepts round-trips")
+    func decoder() {
+        var frames = HostileFrames(seed: 11)
+        var accepted = 0
+        for _ in 0..<200_000 {
+            let data = Data(frames.next().utf8)
+            switch Result(catching: { () throws(ClientMessage.DecodeError) in try ClientMessage.decode(data) }) {
+            case .success(let message):
+                accepted += 1
+                #expect((try? ClientMessage.decode(message.encoded())) == message)
+            case .failure:
+                break
+            }
+        }
+        // Mutations keep some messages valid; most inputs are refused.
+        #expect(accepted > 100 && accepted < 100_000, "\(accepted) accepted")
+    }
+
+    @Test("hostile frames from every role: each gets its error, the box stays up, no session changes")
+    func frames() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        defer { box.stop() }
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna", "Björn", "Cecilia"])
+        let other = try await LiveTable.open(box, players: ["Dora"], tv: false)
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try await table.host.latestSnapshot()
+        let otherBefore = try await other.host.latestSnapshot()
+
+        // Every socket sends its share, paced under the per-connection rate limit (20 a second).
+        let senders: [(TestSocket, Role)] =
+            [(table.host, .host), (table.tv!, .tv)] + table.players.map { ($0.socket, .player) } + [
+                (other.players[0].socket, .player)
+            ]
+        var generator = HostileFrames(seed: 2026)
+        var expectedErrors = Array(repeating: 0, count: senders.count)
+        var sent = 0
+        var skipped = 0
+        while sent < Self.frames {
+            for (index, (socket, role)) in senders.enumerated() where sent < Self.frames {
+                let text = generator.next()
+                if let message = try? ClientMessage.decode(Data(text.utf8)), Self.allowed(message, for: role) {
+                    // Still a command this role may send: it would be a real move, not an attack.
+                    skipped += 1
+                    continue
+                }
+                socket.sendRaw(text)
+                expectedErrors[index] += 1
+                sent += 1
+            }
+            try await Task.sleep(for: .milliseconds(70))
+        }
+        for (index, (socket, _)) in senders.enumerated() {
+            for _ in 0..<expectedErrors[index] {
+                let error = try await socket.expect("ERROR", timeout: .seconds(20))
+                let code = error.payloadObject["code"] as? String ?? ""
+                #expect(["BAD_MESSAGE", "UNKNOWN_MESSAGE", "FORBIDDEN"].contains(code), "\(code)")
+            }
+        }
+        // Binary frames and text that is not UTF-8.
+        table.players[0].socket.sendBinary([0x7B, 0x22, 0xFF, 0x00])
+        try await table.players[0].socket.expect("ERROR") { $0.payloadObject["code"] as? String == "BAD_MESSAGE" }
+        let broken = TestSocket(url: box.webSocketURL, token: table.players[1].token)
+        try await broken.expect("WELCOME")
+        broken.sendRawBytes([0x7B, 0xC3, 0x28, 0x7D])
+        #expect(try await broken.closeCode() == 1007)
+
+        // The box is up, every first connection still answers, and nothing changed.
+        #expect(try await table.http.get("/healthz").status == 200)
+        for (socket, _) in senders {
+            socket.send(.ping(.init(clientTimeMs: 7)))
+            try await socket.expect("PONG")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let after = try await table.host.latestSnapshot()
+        #expect(CrashCampaignTests.Checkpoint(after) == CrashCampaignTests.Checkpoint(before))
+        #expect(after.lockedAnswers.isEmpty && after.clue == before.clue)
+        let otherAfter = try await other.host.latestSnapshot()
+        #expect(otherAfter.version == otherBefore.version)
+        print("hostile input: \(sent) frames sent to the box (\(skipped) drawn that were real moves, not sent)")
+        table.closeAll()
+        other.closeAll()
+    }
+
+    @Test("every role can send exactly its own commands, in every phase")
+    func authority() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        defer { box.stop() }
+        let table = try await LiveTable.open(
+            box, settings: ["introMs": 0, "followupsPerDestination": 1, "destinationsCount": 1],
+            players: ["Anna", "Björn"])
+        let roles: [(TestSocket, Role)] = [(table.host, .host), (table.tv!, .tv), (table.players[0].socket, .player)]
+        let commands: [ClientMessage] = HostileFrames.valid.filter {
+            if case .resumeSession = $0 { return false }
+            if case .ping = $0 { return false }
+            return true
+        }
+        var checked = 0
+        /// Sends every command a role may not send and expects FORBIDDEN for each, state unchanged.
+        func refusals(in phase: Phase) async throws {
+            let before = try await table.host.latestSnapshot()
+            #expect(before.phase == phase)
+            for (socket, role) in roles {
+                for command in commands where !Self.allowed(command, for: role) {
+                    socket.send(command)
+                    let error = try await socket.expect("ERROR")
+                    #expect(
+                        error.payloadObject["code"] as? String == "FORBIDDEN", "\(role) \(command.type) in \(phase)")
+                    checked += 1
+                    try await Task.sleep(for: .milliseconds(60))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await table.host.latestSnapshot().version == before.version)
+        }
+        try await refusals(in: .lobby)
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        try await refusals(in: .clueLevel)
+        let destination = try await table.destinationName()
+        table.players[1].socket.send(.brakePull(.init()))
+        try await table.allSee(.pausedForBrake)
+        try await refusals(in: .pausedForBrake)
+        table.players[1].socket.send(.brakeAnswerSubmit(.init(answerText: "Xylophonia")))
+        try await table.allSee(.clueLevel, level: 8)
+        table.host.send(.hostForceReveal)
+        try await table.allSee(.revealDestination)
+        try await refusals(in: .revealDestination)
+        table.host.send(.hostNext)
+        try await table.allSee(.followupQuestion)
+        let correct = try #require(try await table.host.latestSnapshot().followup?.correctAnswer)
+        try await refusals(in: .followupQuestion)
+        table.host.send(.hostNext)
+        try await table.host.expect("FOLLOWUP_RESULTS")
+        table.host.send(.hostNext)
+        try await table.allSee(.scoreboard)
+        try await refusals(in: .scoreboard)
+        table.host.send(.hostNext)
+        try await table.allSee(.finalResults)
+        try await refusals(in: .finalResults)
+        // Per phase: the host's 4 player commands, all 15 for the TV, the player's 11 host commands.
+        #expect(checked == 7 * (4 + 15 + 11))
+
+        // On the wire, in every phase: the TV and the players heard no secret before its time, the
+        // player who locked the answer included.
+        for socket in [table.tv!] + table.players.map(\.socket) {
+            let texts = await socket.allTexts()
+            let beforeReveal = texts.prefix { !$0.contains("\"DESTINATION_REVEAL\"") }
+            let beforeResults = texts.prefix { !$0.contains("\"FOLLOWUP_RESULTS\"") }
+            #expect(beforeReveal.count < texts.count && beforeResults.count < texts.count)
+            #expect(!beforeReveal.contains { $0.contains(destination) }, "the destination before its reveal")
+            #expect(!beforeReveal.contains { $0.contains("\"answerText\"") || $0.contains("Xylophonia") })
+            // (The answer itself may be among the options, so the field is what must not come.)
+            #expect(!beforeResults.contains { $0.contains("\"correctAnswer\"") })
+            #expect(texts.contains { $0.contains("\"correctAnswer\":\"\(correct)\"") })
+        }
+        table.closeAll()
+    }
+
+    @Test("forged tokens, another session's tokens and guessed codes get nowhere")
+    func tokens() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        defer { box.stop() }
+        let mine = try await LiveTable.open(box, players: ["Anna"])
+        let theirs = try await LiveTable.open(box, players: ["Dora"])
+        let before = try await theirs.host.latestSnapshot()
+        var random = SplitMix64(seed: 99)
+        func token() -> String {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            return String((0..<mine.hostToken.count).map { _ in alphabet[Int(random.next() % 64)] })
+        }
+        // Sockets: random tokens, and real ones with one character changed.
+        var forged = (0..<20).map { _ in token() }
+        for real in [mine.hostToken, mine.tvToken, mine.players[0].token] {
+            var characters = Array(real)
+            characters[characters.count / 2] = characters[characters.count / 2] == "A" ? "B" : "A"
+            forged.append(String(characters))
+        }
+        let sockets = forged.map { TestSocket(url: box.webSocketURL, token: $0) }
+        for socket in sockets { #expect(try await socket.closeCode() == 4001) }
+
+        // REST with the wrong session's tokens.
+        let http = mine.http
+        let end = try await http.call(
+            "DELETE", "/v1/sessions/\(theirs.sessionId)", headers: ["Authorization": "Bearer \(mine.hostToken)"])
+        #expect([401, 403].contains(end.status), "\(end.status) \(end.text)")
+        let byPlayer = try await http.call(
+            "DELETE", "/v1/sessions/\(mine.sessionId)", headers: ["Authorization": "Bearer \(mine.players[0].token)"])
+        #expect([401, 403].contains(byPlayer.status))
+        let join = try await http.post(
+            "/v1/sessions/\(theirs.sessionId)/join", ["name": "Mallory", "joinToken": mine.joinToken])
+        #expect(join.status == 403 && join.error == "INVALID_JOIN_TOKEN")
+        let tv = try await http.post("/v1/sessions/\(theirs.sessionId)/tv", ["tvJoinToken": mine.tvJoinToken])
+        #expect(tv.status == 403 || tv.status == 409, "\(tv.status) \(tv.text)")
+
+        // Guessed join codes: none is found, and the guesser is soon throttled.
+        var statuses: [Int] = []
+        for _ in 0..<40 {
+            let code = String((0..<6).map { _ in Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")[Int(random.next() % 32)] })
+            guard code != mine.joinCode, code != theirs.joinCode else { continue }
+            statuses.append(try await http.get("/v1/sessions/by-code/\(code)").status)
+        }
+        #expect(statuses.allSatisfy { $0 == 404 || $0 == 429 })
+        #expect(statuses.contains(429))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await theirs.host.latestSnapshot().version == before.version)
+        mine.closeAll()
+        theirs.closeAll()
+    }
+}
