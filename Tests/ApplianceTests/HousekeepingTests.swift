@@ -25,7 +25,7 @@ struct HousekeepingTests {
         socket.close()
     }
 
-    @Test("a peer that stops answering pings is shown as not connected within 15 s")
+    @Test("a half-open peer (no reads, no pongs) is shown as not connected within 15 s, and its socket closed")
     func deadPeer() async throws {
         let box = try BoxProcess()
         try box.start()
@@ -37,6 +37,7 @@ struct HousekeepingTests {
         let start = ContinuousClock.now
         try await table.host.expectSnapshot(timeout: .seconds(20)) { $0.players.first?.isConnected == false }
         #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(ghost.drain(timeout: .seconds(5)).closedByBox, "the box still holds the dead socket")
         ghost.close()
         table.closeAll()
     }
@@ -51,37 +52,6 @@ struct HousekeepingTests {
         let decoded = try QRImage.decode(svg: svg)
         #expect(decoded == created.string("joinUrl"))
     }
-}
-
-/// A client that completes the WebSocket handshake and then never reads or answers again: a phone
-/// whose Wi-Fi dropped without a goodbye.
-final class SilentPeer: @unchecked Sendable {
-    private let fd: Int32
-
-    init(port: Int, token: String) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw HarnessError.unexpected("connect failed") }
-        let request =
-            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), 0) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count > 0, String(decoding: buffer.prefix(count), as: UTF8.self).contains(" 101 ") else {
-            throw HarnessError.unexpected("no upgrade")
-        }
-    }
-
-    func close() { _ = Glibc.close(fd) }
 }
 
 /// Turns the box's QR SVG back into modules and reads it with zbarimg, as a phone camera would.

@@ -99,6 +99,15 @@ final class BoxProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// The box's resident memory in KiB, from /proc.
+    var residentKiB: Int {
+        guard let process,
+            let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
 
     deinit {
