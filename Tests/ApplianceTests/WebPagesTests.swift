@@ -7,7 +7,7 @@ import Testing
 /// they are served with the headers that keep a phone's copy fresh and the page locked down.
 @Suite("Web pages", .serialized)
 struct WebPagesTests {
-    @Test("every page and asset answers with its type, an ETag, and a 304 when unchanged")
+    @Test("every page and asset answers with its type, the security headers, an ETag, and a 304 when unchanged")
     func pagesAnswer() async throws {
         let box = try BoxProcess()
         try box.start()
@@ -20,8 +20,19 @@ struct WebPagesTests {
             let reply = try await http.get(path)
             #expect(reply.status == 200, "\(path)")
             #expect(reply.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
-            let csp = reply.headers["content-security-policy"] ?? ""
-            #expect(csp.contains("default-src 'self'") && csp.contains("connect-src 'self'"), "\(path)")
+            // Locked down: nothing from outside the box, no inline script, no framing, no sniffing.
+            let csp = (reply.headers["content-security-policy"] ?? "").split(separator: ";").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            for directive in [
+                "default-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "object-src 'none'",
+            ] {
+                #expect(csp.contains(directive), "\(path): \(directive)")
+            }
+            #expect(!csp.contains { $0.contains("unsafe-inline") || $0.contains("unsafe-eval") }, "\(path)")
+            #expect(!csp.contains { $0.hasPrefix("script-src") }, "\(path): scripts fall back to 'self'")
+            #expect(reply.headers["x-content-type-options"] == "nosniff", "\(path)")
+            #expect(reply.headers["referrer-policy"] == "no-referrer", "\(path)")
             let etag = try #require(reply.headers["etag"])
             let again = try await http.call("GET", path, headers: ["If-None-Match": etag])
             #expect(again.status == 304, "\(path)")
