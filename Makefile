@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build release install deps test-deps voices format lint clean
+.PHONY: run test soak build release install deps test-deps voices format lint clean
 
 run: deps build
 	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
@@ -16,6 +16,11 @@ voices:
 
 test: test-deps
 	@scripts/run-tests
+
+# The long versions of the crash campaign and the hostile-input suite (a few minutes more).
+soak: test-deps
+	TRIPTO_CRASH_KILLS=$${TRIPTO_CRASH_KILLS:-300} TRIPTO_FUZZ_FRAMES=$${TRIPTO_FUZZ_FRAMES:-6000} \
+		$(SWIFT) test --disable-xctest --filter 'CrashCampaignTests|HostileInputTests|FloodTests'
 
 build:
 	$(SWIFT) build
