@@ -93,7 +93,7 @@ struct FloodTests {
 
     @Test("a client that stops reading is dropped with a bounded backlog, and the box's memory stays flat")
     func slowReader() async throws {
-        let box = try BoxProcess(arguments: ["--log-level", "notice"])
+        let box = try BoxProcess()
         try box.start()
         defer { box.stop() }
         var table = try await LiveTable.open(box, players: ["Anna"], tv: false)
@@ -102,40 +102,46 @@ struct FloodTests {
         let slothId = joined.string("playerId")
         let sloth = try SilentPeer(port: box.port, token: joined.string("playerAuthToken"), receiveBuffer: 4096)
         try await table.host.expectSnapshot { $0.players.contains { $0.playerId == slothId && $0.isConnected } }
-        // Players who come and go: each arrival and departure is news for everyone, Sloth included.
-        for index in 0..<6 { try await table.addPlayer("Guest \(index)") }
-        let guests = table.players.dropFirst()
-        for guest in guests { guest.socket.close() }
-        try await table.host.expectSnapshot { $0.players.filter(\.isConnected).count == 2 }
-        func churn(for duration: Duration) async throws -> Int {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for guest in guests {
-                    group.addTask {
-                        let end = ContinuousClock.now + duration
-                        var cycles = 0
-                        while ContinuousClock.now < end {
-                            let socket = TestSocket(url: box.webSocketURL, token: guest.token)
-                            try await socket.expect("WELCOME")
-                            socket.close()
-                            _ = try await socket.closeCode()
-                            cycles += 1
-                        }
-                        return cycles
-                    }
-                }
-                return try await group.reduce(0, +)
+        // The box's warning names the participant it gave up on.
+        func slothDropped() -> Bool {
+            box.log.split(separator: "\n").contains {
+                $0.contains("connection dropped: not reading") && $0.contains(slothId)
             }
         }
         let residentBefore = box.residentKiB
         let hostBytesBefore = await table.host.allTexts().reduce(0) { $0 + $1.utf8.count }
         let start = ContinuousClock.now
-        let cycles = try await churn(for: .seconds(6))
+        // Players who come and go: each arrival and departure is news for everyone, Sloth included.
+        // Thirty of them make every snapshot a few kilobytes, so Sloth's buffers fill in seconds.
+        for index in 0..<30 { try await table.addPlayer("Guest \(index)") }
+        let guests = Array(table.players.dropFirst())
+        for guest in guests { guest.socket.close() }
+        try await table.host.expectSnapshot { view in
+            view.players.allSatisfy { !$0.name.hasPrefix("Guest") || !$0.isConnected }
+        }
+        // Six at a time come and go until the box gives up on Sloth (or 45 s pass).
+        let cycles = try await withThrowingTaskGroup(of: Int.self) { group in
+            for lane in 0..<6 {
+                group.addTask {
+                    var cycles = 0
+                    while !slothDropped(), ContinuousClock.now - start < .seconds(45) {
+                        let guest = guests[(lane + 6 * cycles) % guests.count]
+                        let socket = TestSocket(url: box.webSocketURL, token: guest.token)
+                        try await socket.expect("WELCOME")
+                        socket.close()
+                        _ = try await socket.closeCode()
+                        cycles += 1
+                    }
+                    return cycles
+                }
+            }
+            return try await group.reduce(0, +)
+        }
         let hostBytes = await table.host.allTexts().reduce(0) { $0 + $1.utf8.count } - hostBytesBefore
         let residentAfter = box.residentKiB
 
-        let view = try await table.host.latestSnapshot()
-        #expect(view.players.first { $0.playerId == slothId }?.isConnected == false, "Sloth is still connected")
-        #expect(box.log.contains("connection lost while sending"), "Sloth was not dropped for its backlog")
+        #expect(slothDropped(), "Sloth was not dropped for its backlog")
+        try await table.host.expectSnapshot { $0.players.first { $0.playerId == slothId }?.isConnected == false }
         let (backlog, closed) = sloth.drain(timeout: .seconds(3))
         #expect(closed)
         // What was in flight for Sloth when it was dropped: at most the kernel's send buffer (its
@@ -146,7 +152,6 @@ struct FloodTests {
             .flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } } ?? 4 << 20
         let bound = kernel + 64 * 1024 + Connection.queueLimit * largest
         #expect(backlog <= bound, "Sloth got \(backlog) bytes, more than the \(bound) in flight at most")
-        #expect(hostBytes > backlog, "the churn did not outrun Sloth's buffers")
         #expect(
             residentAfter - residentBefore < 8 * 1024, "resident memory grew by \(residentAfter - residentBefore) KiB")
         print(

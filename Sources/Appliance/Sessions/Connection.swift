@@ -31,17 +31,26 @@ final class Connection: Sendable {
         (dropped, dropSignal) = AsyncStream.makeStream(of: Void.self)
     }
 
-    /// Queues a message; false when the connection is closing or was dropped for not reading.
+    /// What became of a message handed to `send`.
+    enum Delivery: Equatable {
+        case queued
+        /// The queue was full: the client stopped reading, and the connection is dropped now.
+        case overflowed
+        /// The connection is closing or gone.
+        case closed
+    }
+
+    /// Queues a message, unless the connection is closing; a full queue drops the connection.
     @discardableResult
-    func send(_ text: String) -> Bool {
-        guard !closing.withLock({ $0 }) else { return false }
+    func send(_ text: String) -> Delivery {
+        guard !closing.withLock({ $0 }) else { return .closed }
         switch queue.yield(.text(text)) {
-        case .enqueued: return true
+        case .enqueued: return .queued
         case .dropped:
             drop()
-            return false
-        case .terminated: return false
-        @unknown default: return false
+            return .overflowed
+        case .terminated: return .closed
+        @unknown default: return .closed
         }
     }
 

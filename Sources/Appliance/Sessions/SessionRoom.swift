@@ -400,8 +400,13 @@ actor SessionRoom {
     }
 
     private func push(_ text: String, to connection: Connection) {
-        if !connection.send(text), connections[connection.id] != nil {
-            logger.notice("connection lost while sending", metadata: ["connection.id": "\(connection.id)"])
+        let delivery = connection.send(text)
+        if delivery != .queued, connections[connection.id] != nil {
+            if delivery == .overflowed {
+                logger.warning(
+                    "connection dropped: not reading",
+                    metadata: ["connection.id": "\(connection.id)", "participant.id": "\(connection.participantId)"])
+            }
             lost.insert(connection.id)
         }
     }
