@@ -17,10 +17,11 @@ voices:
 test: test-deps
 	@scripts/run-tests
 
-# The long versions of the crash campaign and the hostile-input suite (a few minutes more).
+# The long versions of the crash campaign, the hostile-input suite and the decoder's fuzzing (about 10 minutes).
 soak: test-deps
 	TRIPTO_CRASH_KILLS=$${TRIPTO_CRASH_KILLS:-300} TRIPTO_FUZZ_FRAMES=$${TRIPTO_FUZZ_FRAMES:-6000} \
 		$(SWIFT) test --disable-xctest --filter 'CrashCampaignTests|HostileInputTests|FloodTests'
+	scripts/fuzz-decoder $${TRIPTO_FUZZ_SECONDS:-300}
 
 build:
 	$(SWIFT) build
