@@ -102,11 +102,31 @@ struct CrashCampaignTests {
         try await table.host.expectSnapshot(timeout: .seconds(15)) { Checkpoint($0) != before }
     }
 
-    /// The host's view right after (re)connecting: its WELCOME.
+    /// The host's view right after (re)connecting: its WELCOME. The TV and every player must be
+    /// welcomed back too, in the same phase.
     static func welcome(_ table: LiveTable) async throws -> Projection {
-        let welcome = try await table.host.expect("WELCOME", timeout: .seconds(15))
-        guard case .welcome(let payload) = welcome.event else { throw HarnessError.unexpected("not a WELCOME") }
-        return payload.projection
+        func projection(_ socket: TestSocket) async throws -> Projection {
+            let welcome = try await socket.expect("WELCOME", timeout: .seconds(15))
+            guard case .welcome(let payload) = welcome.event else { throw HarnessError.unexpected("not a WELCOME") }
+            return payload.projection
+        }
+        let host = try await projection(table.host)
+        for socket in table.everyone.dropFirst() {
+            let view = try await projection(socket)
+            #expect(view.phase == host.phase && view.clue?.levelPoints == host.clue?.levelPoints)
+        }
+        return host
+    }
+
+    /// Whether the host had been told of `state` (a snapshot of it arrived after its first `mark`
+    /// messages) before the plug was pulled.
+    static func told(_ table: LiveTable, _ state: Checkpoint, since mark: Int) async -> Bool {
+        await table.host.allTexts().dropFirst(mark).contains { text in
+            guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)),
+                case .stateSnapshot(let view) = message.event
+            else { return false }
+            return Checkpoint(view) == state
+        }
     }
 
     @Test("SIGKILL at random moments of scripted games: every game goes on exactly where the reference is")
@@ -138,6 +158,7 @@ struct CrashCampaignTests {
         var kills = 0
         var lostInFlight = 0
         var savedInFlight = 0
+        var toldBeforeKill = 0
         var steps = 0
         var games = Set<Int>()
 
@@ -148,6 +169,7 @@ struct CrashCampaignTests {
             Self.send(action, on: model)
             let after = Checkpoint(try await Self.settled(model, after: expected))
             steps += 1
+            let mark = await table.host.allTexts().count
             Self.send(action, on: table)
             // About every other step, the plug is pulled 0–12 ms after the command went out.
             guard random.next() % 2 == 0 else {
@@ -159,10 +181,15 @@ struct CrashCampaignTests {
             try await Task.sleep(for: .microseconds(Int(random.next() % 12_000)))
             crashing.kill()
             kills += 1
+            let wasTold = await Self.told(table, after, since: mark)
             table.closeAll()
             try crashing.start()
             table = table.reconnected(to: crashing)
             let recovered = Checkpoint(try await Self.welcome(table))
+            if wasTold {
+                toldBeforeKill += 1
+                #expect(recovered == after, "kill \(kills) after \(action): the host was told, yet \(recovered)")
+            }
             if recovered == expected {
                 // The command was not saved: nobody heard of it either. It is simply sent again.
                 lostInFlight += 1
@@ -181,7 +208,10 @@ struct CrashCampaignTests {
         #expect(finalView == referenceView)
         print(
             "crash campaign: \(kills) kill points survived over \(steps) steps (\(games.count + 1) games); "
-                + "in-flight command saved \(savedInFlight)×, not yet saved \(lostInFlight)×")
+                + "in-flight command saved \(savedInFlight)× (the host already told \(toldBeforeKill)×), "
+                + "not yet saved \(lostInFlight)×")
+        // Both sides of the race were hit: kills before the command was saved and after.
+        #expect(savedInFlight > 0 && lostInFlight > 0)
         table.closeAll()
         model.closeAll()
         crashing.stop()

@@ -2,8 +2,6 @@ import Core
 import Foundation
 import Testing
 
-@testable import Appliance
-
 /// A phone that floods the socket and a phone that stops reading: neither may slow the others down
 /// or make the box hold more and more memory.
 @Suite("Floods and slow clients", .serialized)
@@ -28,7 +26,10 @@ struct FloodTests {
         return latencies
     }
 
-    static func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
+    /// The `fraction` quantile (0.5: the median).
+    static func quantile(_ values: [Duration], _ fraction: Double) -> Duration {
+        values.sorted()[min(values.count - 1, Int(Double(values.count) * fraction))]
+    }
 
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
@@ -81,13 +82,16 @@ struct FloodTests {
         flooder.send(.ping(.init(clientTimeMs: -1)))
         try await flooder.expect("PONG") { $0.payloadObject["clientTimeMs"] as? Int == -1 }
 
-        let (before, while_) = (Self.median(normal), Self.median(during))
+        let (before, while_) = (Self.quantile(normal, 0.5), Self.quantile(during, 0.5))
+        let (before90, while90) = (Self.quantile(normal, 0.9), Self.quantile(during, 0.9))
         print(
-            "flood: fan-out median \(Self.milliseconds(before)) ms normally, \(Self.milliseconds(while_)) ms during "
-                + "1,000 msg/s from one client (\(seconds * 1000) sent, \(pongs) served, \(warnings) warnings)")
-        // Within twice the normal median; a millisecond of slack, since a normal median on loopback
-        // is itself around a millisecond and the clocks tick in those.
+            "flood: fan-out median \(Self.milliseconds(before)) ms, p90 \(Self.milliseconds(before90)) ms normally; "
+                + "median \(Self.milliseconds(while_)) ms, p90 \(Self.milliseconds(while90)) ms during 1,000 msg/s "
+                + "from one client (\(seconds * 1000) sent, \(pongs) served, \(warnings) warnings)")
+        // Within twice the normal figures; a millisecond or two of slack, since a normal median on
+        // loopback is itself a few milliseconds and a scheduler tick is one.
         #expect(while_ <= before * 2 + .milliseconds(1), "median \(while_) during the flood against \(before)")
+        #expect(while90 <= before90 * 2 + .milliseconds(2), "p90 \(while90) during the flood against \(before90)")
         table.closeAll()
     }
 
@@ -108,7 +112,7 @@ struct FloodTests {
                 $0.contains("connection dropped: not reading") && $0.contains(slothId)
             }
         }
-        let residentBefore = box.residentKiB
+        let residentBefore = try box.memoryKiB()
         let hostBytesBefore = await table.host.allTexts().reduce(0) { $0 + $1.utf8.count }
         let start = ContinuousClock.now
         // Players who come and go: each arrival and departure is news for everyone, Sloth included.
@@ -138,26 +142,19 @@ struct FloodTests {
             return try await group.reduce(0, +)
         }
         let hostBytes = await table.host.allTexts().reduce(0) { $0 + $1.utf8.count } - hostBytesBefore
-        let residentAfter = box.residentKiB
+        let peak = try box.memoryKiB("VmHWM")
 
         #expect(slothDropped(), "Sloth was not dropped for its backlog")
         try await table.host.expectSnapshot { $0.players.first { $0.playerId == slothId }?.isConnected == false }
         let (backlog, closed) = sloth.drain(timeout: .seconds(3))
         #expect(closed)
-        // What was in flight for Sloth when it was dropped: at most the kernel's send buffer (its
-        // autotuning limit), NIO's write buffer and the connection's bounded queue of messages.
-        let largest = await table.host.allTexts().map(\.utf8.count).max() ?? 0
-        let kernel =
-            (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))
-            .flatMap { $0.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } } ?? 4 << 20
-        let bound = kernel + 64 * 1024 + Connection.queueLimit * largest
-        #expect(backlog <= bound, "Sloth got \(backlog) bytes, more than the \(bound) in flight at most")
-        #expect(
-            residentAfter - residentBefore < 8 * 1024, "resident memory grew by \(residentAfter - residentBefore) KiB")
+        // Sloth's queue (512 messages) was dropped with it; all the box could still hand it was what
+        // the kernel already held. The box never held the broadcast for it: its peak memory barely moved.
+        #expect(peak - residentBefore < 8 * 1024, "peak resident memory grew by \(peak - residentBefore) KiB")
         print(
             "slow reader: \(cycles) arrivals and departures in \(ContinuousClock.now - start), \(hostBytes) bytes "
-                + "broadcast; Sloth was dropped holding \(backlog) bytes (bound \(bound)); box RSS \(residentBefore) → "
-                + "\(residentAfter) KiB")
+                + "broadcast; Sloth got \(backlog) bytes before it was dropped; box RSS \(residentBefore) KiB, "
+                + "peak \(peak) KiB")
         sloth.close()
         table.closeAll()
     }

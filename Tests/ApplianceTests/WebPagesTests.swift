@@ -37,7 +37,13 @@ struct WebPagesTests {
             let again = try await http.call("GET", path, headers: ["If-None-Match": etag])
             #expect(again.status == 304, "\(path)")
         }
-        #expect(try await http.get("/static/js/nothing.js").status == 404)
+        // Error answers carry the headers too.
+        for path in ["/static/js/nothing.js", "/nothing", "/v1/sessions/by-code/ZZZZZZ"] {
+            let missing = try await http.get(path)
+            #expect(missing.status == 404, "\(path)")
+            #expect(missing.headers["x-content-type-options"] == "nosniff", "\(path)")
+            #expect(missing.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true, "\(path)")
+        }
         #expect(try await http.get("/static/%2e%2e/Package.swift").status == 404)
     }
 

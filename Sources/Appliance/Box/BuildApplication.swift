@@ -140,7 +140,13 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        var response = try await next(request, context)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            // Error answers (404s, the contract's error bodies) carry the same headers.
+            response = try error.response(from: request, context: context)
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
         response.headers[.contentSecurityPolicy] =

@@ -99,13 +99,14 @@ final class BoxProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// The box's resident memory in KiB, from /proc.
-    var residentKiB: Int {
+    /// The box's resident memory in KiB, from /proc: now (`VmRSS`) or at its peak so far (`VmHWM`).
+    func memoryKiB(_ field: String = "VmRSS") throws -> Int {
         guard let process,
             let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
+            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw HarnessError.unexpected("no \(field) for the box") }
+        return kib
     }
 
     var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
