@@ -189,12 +189,17 @@ struct AudioOutputTests {
 
         // 4. The finale: the drumroll from 0.8 s and the fanfare from 3.2 s, as composed.
         let library = SoundLibrary.compose()
+        var finaleHeard: [String] = []
         for id in ["drumroll", "winner_fanfare"] {
             let sfx = try cue("SFX_PLAY", id)
             let sound = try #require(library[id: id])
             let match = SignalAnalysis.locate(sound, in: left, near: frame(sfx.at), searchMs: 150)
-            #expect(match.correlation > 0.7, "\(id) correlates \(match.correlation)")
+            // The finale bed plays under both, so the match is never perfect (0.67–0.9 seen, varying
+            // with where in the bed they fall); by chance two seconds of unrelated sound correlate
+            // around 0.01, so 0.5 at the right moment is unmistakable.
+            #expect(match.correlation > 0.5, "\(id) correlates \(match.correlation)")
             #expect(abs(match.offsetMs) <= 120, "\(id) heard \(match.offsetMs) ms off")
+            finaleHeard.append(String(format: "%@ %.2f at %+d ms", id, match.correlation, match.offsetMs))
         }
         let finale = try cue("MUSIC_SET", "finale")
         #expect(SignalAnalysis.rmsDb(left, frame(finale.at) + second, frame(finale.at) + 2 * second) > -45)
@@ -208,8 +213,9 @@ struct AudioOutputTests {
             String(
                 format:
                     "audio: %.1f s recorded; clue 8 correlation %.2f at %+d ms; music above 14 kHz %.1f / %.1f / %.1f dB "
-                    + "(before / during / after the voice); %d seams checked; after the last fade %.0f dBFS",
-                recorded, found.correlation, found.offsetMs, before, during, after, seams.count, quiet))
+                    + "(before / during / after the voice); %d seams checked; after the last fade %.0f dBFS; %@",
+                recorded, found.correlation, found.offsetMs, before, during, after, seams.count, quiet,
+                finaleHeard.joined(separator: ", ")))
     }
 
     @Test("with no usable sound device the box warns once and serves the game")
