@@ -148,6 +148,7 @@ struct Report: Codable, Sendable {
                 lines.append("| \(title) | \(ours.map(value) ?? "–") | \(theirs.map(value) ?? "–") | |")
             }
             row("events expected / lost / out of order") { "\($0.eventsExpected) / \($0.lost) / \($0.outOfOrder)" }
+            row("messages stamped earlier than the one before") { "\($0.stampsBack)" }
             row("tables finished") { "\($0.tablesFinished) / \($0.scenario.sessions)" }
             row("sockets connected") { "\($0.socketsConnected)" }
             row("cold start (ms)") { String(format: "%.0f", $0.coldStartMs) }

@@ -34,7 +34,9 @@ struct Outcome: Codable, Sendable {
     var tablesFinished: Int
     var eventsExpected: Int
     var lost: Int
+    /// Snapshot versions going down, or table-wide events in another order than the host heard them.
     var outOfOrder: Int
+    var stampsBack: Int
     var undecodable: Int
     var errors: [String: Int]
 }
@@ -143,6 +145,7 @@ extension Scenario {
             fanout: Spread(all), fanoutByType: byType.mapValues(Spread.init), brake: Spread(brakeSamples),
             tablesFinished: finished, eventsExpected: tallies.map(\.expected).reduce(0, +),
             lost: tallies.map(\.lost).reduce(0, +), outOfOrder: tallies.map(\.outOfOrder).reduce(0, +),
+            stampsBack: tallies.map(\.stampsBack).reduce(0, +),
             undecodable: undecodable, errors: errors)
     }
 }

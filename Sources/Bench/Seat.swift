@@ -21,7 +21,11 @@ final class Seat: Sendable {
         var sequence: [String] = []
         var version = -1
         var phase = ""
-        var outOfOrder = 0
+        /// Snapshots whose version went down.
+        var versionsBack = 0
+        /// Messages stamped earlier than the one before: not an error (commands are stamped when
+        /// they arrive, and run in the order they reach their session), but worth knowing.
+        var stampsBack = 0
         var lastStamp: Int64 = 0
         var errors: [String: Int] = [:]
         var undecodable = 0
@@ -111,7 +115,7 @@ final class Seat: Sendable {
         }
         notes.withLock { notes in
             notes.latencies[heard.type, default: []].append(latency)
-            if heard.serverTimeMs < notes.lastStamp { notes.outOfOrder += 1 }
+            if heard.serverTimeMs < notes.lastStamp { notes.stampsBack += 1 }
             notes.lastStamp = heard.serverTimeMs
             if Heard.tableWide.contains(heard.type) { notes.sequence.append(heard.type) }
             if let brakeFrom { notes.brakeLatencies.append(at - brakeFrom) }
@@ -119,7 +123,7 @@ final class Seat: Sendable {
             case "WELCOME": notes.welcomed = true
             case "STATE_SNAPSHOT":
                 let version = payload?.version ?? notes.version
-                if version < notes.version { notes.outOfOrder += 1 }
+                if version < notes.version { notes.versionsBack += 1 }
                 notes.version = version
                 notes.phase = payload?.phase ?? notes.phase
             case "ERROR": notes.errors[payload?.code ?? "?", default: 0] += 1

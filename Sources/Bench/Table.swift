@@ -152,6 +152,7 @@ final class Table: Sendable {
         var expected = 0
         var lost = 0
         var outOfOrder = 0
+        var stampsBack = 0
     }
 
     /// Every TV and player must have heard the host's table-wide events, in the host's order.
@@ -159,9 +160,10 @@ final class Table: Sendable {
         let expected = host.notes.withLock { $0.sequence }
         var tally = Tally()
         for seat in seats {
-            let heard = seat.notes.withLock { ($0.sequence, $0.outOfOrder) }
+            let heard = seat.notes.withLock { ($0.sequence, $0.versionsBack, $0.stampsBack) }
             tally.expected += expected.count
             tally.outOfOrder += heard.1
+            tally.stampsBack += heard.2
             // Greedy match of the host's sequence as a subsequence of what this seat heard.
             var position = heard.0.startIndex
             var matched = 0
