@@ -85,7 +85,8 @@ struct Report: Codable, Sendable {
                     target: "idle RSS < 40 MB", measured: mb(first.idleRssBytes), met: first.idleRssBytes < 40_000_000))
             let perSocket = ours.map(\.rssPerSocketBytes).max() ?? 0
             verdicts.append(
-                Verdict(target: "< 30 KB more RSS per connected client", measured: kb(perSocket), met: perSocket < 30_000))
+                Verdict(
+                    target: "< 30 KB more RSS per connected client", measured: kb(perSocket), met: perSocket < 30_000))
             let cold = ours.map(\.coldStartMs).max() ?? 0
             verdicts.append(Verdict(target: "cold start < 500 ms", measured: ms(cold), met: cold < 500))
         }
@@ -160,8 +161,10 @@ struct Report: Codable, Sendable {
                 String(format: "%.0f %% over %.1f s", $0.playCpuPercent, $0.playSeconds)
             }
             row("socket errors heard") {
-                $0.errors.isEmpty ? "none" : $0.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                    .joined(separator: ", ")
+                $0.errors.isEmpty
+                    ? "none"
+                    : $0.errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                        .joined(separator: ", ")
             }
             lines += ["", "Fan-out by message type (ms: p50 / p99 / max, count):", ""]
             lines += ["| type | tripto | baseline |", "|---|---:|---:|"]
@@ -177,7 +180,9 @@ struct Report: Codable, Sendable {
             lines.append("")
         }
         lines += ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
-        for verdict in verdicts { lines.append("| \(verdict.target) | \(verdict.measured) | \(verdict.met ? "yes" : "no") |") }
+        for verdict in verdicts {
+            lines.append("| \(verdict.target) | \(verdict.measured) | \(verdict.met ? "yes" : "no") |")
+        }
         lines.append("")
         return lines.joined(separator: "\n")
     }

@@ -66,7 +66,9 @@ func inWaves<Item: Sendable, Result: Sendable>(
 }
 
 extension Scenario {
-    func run(on contender: Contender, launch: RunningServer.Launch, log: @Sendable (String) -> Void) async throws
+    func run(
+        on contender: Contender, launch: RunningServer.Launch, log: @Sendable (String) -> Void
+    ) async throws
         -> Outcome
     {
         let server = try await RunningServer(contender, launch: launch)

@@ -99,12 +99,11 @@ final class Seat: Sendable {
     }
 
     private func hear(_ text: String, at: Double) {
-        let data = Data(text.utf8)
-        guard let heard = try? JSONDecoder().decode(Heard.self, from: data) else {
+        guard let heard = Heard(scanning: text) else {
             notes.withLock { $0.undecodable += 1 }
             return
         }
-        if strict, (try? JSONDecoder().decode(ServerMessage.self, from: data)) == nil {
+        if strict, (try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))) == nil {
             notes.withLock { $0.undecodable += 1 }
         }
         let latency = at - Double(heard.serverTimeMs)
