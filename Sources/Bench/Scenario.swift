@@ -127,7 +127,8 @@ extension Scenario {
                 undecodable += notes.undecodable
             }
         }
-        // The fan-out of the game: every event and snapshot after the seats were connected.
+        // The fan-out: every event and snapshot heard (WELCOME aside), the presence updates while a
+        // table's seats connect included.
         for (type, samples) in byType where type != "PONG" && type != "ERROR" { all += samples }
         let tallies = tables.map { $0.tally() }
 
