@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test soak build release install deps test-deps voices format lint clean
+.PHONY: run test soak bench build release install deps test-deps voices format lint clean
 
 run: deps build
 	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
@@ -25,6 +25,11 @@ soak: test-deps
 
 build:
 	$(SWIFT) build
+
+# The load benchmark against a Python baseline, written to bench/results (docs/bench.md).
+# BENCH_ARGS="--sessions 20 --crowd 50" for a shorter run.
+bench:
+	@scripts/bench $(BENCH_ARGS)
 
 release: deps
 	$(SWIFT) build -c release

@@ -5,7 +5,8 @@ let package = Package(
     name: "tripto",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tripto", targets: ["Appliance"])
+        .executable(name: "tripto", targets: ["Appliance"]),
+        .executable(name: "tripto-bench", targets: ["Bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -61,11 +62,22 @@ let package = Package(
             // The web pages for phones, the TV and the host: plain files, no build step.
             resources: [.copy("Web")]
         ),
+        // The load benchmark (`make bench`): real WebSocket tables against `tripto serve` and a baseline.
+        .executableTarget(
+            name: "Bench",
+            dependencies: [
+                "Core",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
         .testTarget(name: "CoreTests", dependencies: ["Core"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ApplianceTests",
             dependencies: [
-                "Appliance", "Core",
+                // Bench only so that `swift test` builds tripto-bench for the benchmark's smoke test.
+                "Appliance", "Bench", "Core",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),

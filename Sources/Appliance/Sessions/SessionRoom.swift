@@ -5,6 +5,9 @@ import Logging
 /// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
 /// in arrival order. A command is applied to a copy of the game, written to the database, and only
 /// then does the room take the new state and send the effects out.
+///
+/// Saving is awaited (the journal commits many sessions' commands together), so the actor alone
+/// does not keep commands apart: every entry that changes the game first takes the room's turn.
 actor SessionRoom {
     nonisolated let id: String
     nonisolated let joinCode: String
@@ -21,6 +24,9 @@ actor SessionRoom {
     private var lost: Set<String> = []
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
+    /// Whether someone has the turn, and who waits for it, first come first served.
+    private var turnTaken = false
+    private var turnQueue: [CheckedContinuation<Void, Never>] = []
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -87,8 +93,10 @@ actor SessionRoom {
     }
 
     /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
-    func seat(_ role: Role, name: String?, now: Int64) throws(BoxError) -> Seat {
-        try seat(role, name: name, now: now, newSession: nil)
+    func seat(_ role: Role, name: String?, now: Int64) async throws(BoxError) -> Seat {
+        await takeTurn()
+        defer { passTurn() }
+        return try await seat(role, name: name, now: now, newSession: nil)
     }
 
     /// A new session: the room seats its creator, and the session row is written with that first command.
@@ -96,11 +104,19 @@ actor SessionRoom {
         record: SessionRecord, creator role: Role, environment: RoomEnvironment, now: Int64
     ) async throws(BoxError) -> (room: SessionRoom, seat: Seat) {
         let room = SessionRoom(record: record, commands: [], environment: environment, boot: 0, now: now)
-        let seat = try await room.seat(role, name: nil, now: now, newSession: record)
+        let seat = try await room.seatCreator(role, record: record, now: now)
         return (room, seat)
     }
 
-    private func seat(_ role: Role, name: String?, now: Int64, newSession: SessionRecord?) throws(BoxError) -> Seat {
+    private func seatCreator(_ role: Role, record: SessionRecord, now: Int64) async throws(BoxError) -> Seat {
+        await takeTurn()
+        defer { passTurn() }
+        return try await seat(role, name: nil, now: now, newSession: record)
+    }
+
+    private func seat(
+        _ role: Role, name: String?, now: Int64, newSession: SessionRecord?
+    ) async throws(BoxError) -> Seat {
         let participantId = Secrets.participantId()
         let token = Secrets.token()
         let command: Command
@@ -111,19 +127,23 @@ actor SessionRoom {
         }
         let participant = ParticipantRecord(
             id: participantId, sessionId: id, role: role, tokenHash: Secrets.hash(token), createdAt: now)
-        try run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)
+        try await run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)
         return Seat(participantId: participantId, token: token)
     }
 
     /// Ends the session (DELETE by the host).
-    func end(reason: String, by actor: Actor, now: Int64) throws(BoxError) {
-        try run(.end(reason: reason), by: actor, now: now)
+    func end(reason: String, by actor: Actor, now: Int64) async throws(BoxError) {
+        await takeTurn()
+        defer { passTurn() }
+        try await run(.end(reason: reason), by: actor, now: now)
     }
 
     // MARK: Connections
 
     /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
-    func attach(_ connection: Connection, now: Int64) -> Bool {
+    func attach(_ connection: Connection, now: Int64) async -> Bool {
+        await takeTurn()
+        defer { passTurn() }
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections[connection.id] = connection
         idleSince = nil
@@ -142,7 +162,13 @@ actor SessionRoom {
         return true
     }
 
-    func detach(_ connectionId: String, now: Int64) {
+    func detach(_ connectionId: String, now: Int64) async {
+        await takeTurn()
+        defer { passTurn() }
+        detachNow(connectionId, now: now)
+    }
+
+    private func detachNow(_ connectionId: String, now: Int64) {
         guard let connection = connections.removeValue(forKey: connectionId) else { return }
         if connections.isEmpty { idleSince = now }
         let stillHere = connections.values.contains { $0.participantId == connection.participantId }
@@ -157,13 +183,15 @@ actor SessionRoom {
 
     /// Detaches the connections that could not take a message, as if they had closed.
     private func settleLost(now: Int64) {
-        while let id = lost.popFirst() { detach(id, now: now) }
+        while let id = lost.popFirst() { detachNow(id, now: now) }
     }
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
-    func endIfIdle(now: Int64, limitMs: Int64) throws(BoxError) -> Bool {
+    func endIfIdle(now: Int64, limitMs: Int64) async throws(BoxError) -> Bool {
+        await takeTurn()
+        defer { passTurn() }
         guard !game.isEnded, connections.isEmpty, let idleSince, now - idleSince >= limitMs else { return false }
-        try run(.end(reason: "expired"), by: .box, now: now)
+        try await run(.end(reason: "expired"), by: .box, now: now)
         return true
     }
 
@@ -173,7 +201,9 @@ actor SessionRoom {
     }
 
     /// A message from a connected client.
-    func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
+    func receive(_ message: ClientMessage, from connectionId: String, now: Int64) async {
+        await takeTurn()
+        defer { passTurn() }
         guard let connection = connections[connectionId] else { return }
         let actor = Actor.participant(connection.participantId)
         let command: Command
@@ -194,7 +224,7 @@ actor SessionRoom {
                 return
             }
             do {
-                try startGame(by: .participant(connection.participantId), now: now)
+                try await startGameNow(by: .participant(connection.participantId), now: now)
             } catch {
                 sendError(error, to: connection, now: now)
             }
@@ -215,7 +245,7 @@ actor SessionRoom {
         case .playerLeave: command = .leave
         }
         do {
-            try run(command, by: actor, now: now)
+            try await run(command, by: actor, now: now)
         } catch {
             sendError(error, to: connection, now: now)
         }
@@ -224,7 +254,13 @@ actor SessionRoom {
 
     /// HOST_START_GAME (or a kiosk's own start): the box draws this game's destinations, least
     /// recently played first.
-    func startGame(by actor: Actor, now: Int64) throws(BoxError) {
+    func startGame(by actor: Actor, now: Int64) async throws(BoxError) {
+        await takeTurn()
+        defer { passTurn() }
+        try await startGameNow(by: actor, now: now)
+    }
+
+    private func startGameNow(by actor: Actor, now: Int64) async throws(BoxError) {
         guard let pack = environment.packs[game.settings.packId] else {
             throw BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box")
         }
@@ -233,12 +269,33 @@ actor SessionRoom {
         let destinations = DestinationDraw.draw(
             game.settings.destinationsCount, from: pack, recentlyPlayed: recent, using: &generator)
         let played = destinations.map { PlayedRecord(packId: pack.packId, destinationId: $0.id, playedAt: now) }
-        try run(.start(destinations: destinations), by: actor, now: now, played: played)
+        try await run(.start(destinations: destinations), by: actor, now: now, played: played)
     }
 
     /// A kiosk's own restart after the finale: back to the lobby with the same players.
-    func restartByBox(now: Int64) throws(BoxError) {
-        try run(.restart, by: .box, now: now)
+    func restartByBox(now: Int64) async throws(BoxError) {
+        await takeTurn()
+        defer { passTurn() }
+        try await run(.restart, by: .box, now: now)
+    }
+
+    // MARK: Taking turns
+
+    /// Waits until no other command is between its start and its end in this room.
+    private func takeTurn() async {
+        if turnTaken {
+            await withCheckedContinuation { turnQueue.append($0) }
+        }
+        turnTaken = true
+    }
+
+    /// Hands the turn to the next in line, who then holds it from here.
+    private func passTurn() {
+        if turnQueue.isEmpty {
+            turnTaken = false
+        } else {
+            turnQueue.removeFirst().resume()
+        }
     }
 
     // MARK: Running commands
@@ -246,7 +303,7 @@ actor SessionRoom {
     private func run(
         _ command: Command, by actor: Actor, now: Int64, newParticipant: ParticipantRecord? = nil,
         played: [PlayedRecord] = [], newSession: SessionRecord? = nil
-    ) throws(BoxError) {
+    ) async throws(BoxError) {
         var next = game
         let effects: [Effect]
         do {
@@ -266,11 +323,7 @@ actor SessionRoom {
                 }
             }
             do {
-                if let newSession {
-                    try environment.database.create(newSession, first: write)
-                } else {
-                    try environment.database.append(write)
-                }
+                try await environment.database.journal.save(write, creating: newSession)
             } catch {
                 logger.error("command not saved", metadata: ["error": "\(error)"])
                 throw .storage("\(error)")
@@ -288,12 +341,14 @@ actor SessionRoom {
         settleLost(now: now)
     }
 
-    private func fire(_ deadline: Deadline) {
+    private func fire(_ deadline: Deadline) async {
+        await takeTurn()
+        defer { passTurn() }
         guard timer?.deadline == deadline else { return }
         timer = nil
         let now = max(ServerClock.now(), deadline.at)
         do {
-            try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
+            try await run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
             timerRetryMs = 0
         } catch {
             logger.warning(
@@ -370,15 +425,29 @@ actor SessionRoom {
         }
     }
 
+    /// Host and TV each have one projection; players share theirs but for `you` (`PlayerSnapshot`).
     private func broadcastSnapshots(now: Int64, except skipped: String? = nil) {
         var shared: [Role: String] = [:]
+        var players: PlayerSnapshot?
         for connection in connections.values where connection.id != skipped {
             let text: String
-            if connection.role != .player, let cached = shared[connection.role] {
-                text = cached
-            } else {
-                text = encode(.stateSnapshot(view(for: connection, now: now)), now: now)
-                if connection.role != .player { shared[connection.role] = text }
+            switch connection.role {
+            case .host, .tv:
+                if let cached = shared[connection.role] {
+                    text = cached
+                } else {
+                    text = encode(.stateSnapshot(view(for: connection, now: now)), now: now)
+                    shared[connection.role] = text
+                }
+            case .player:
+                let snapshot =
+                    players
+                    ?? PlayerSnapshot(
+                        ServerMessage(
+                            sessionId: id, serverTimeMs: now,
+                            event: .stateSnapshot(view(for: .player, participant: nil, now: now))))
+                players = snapshot
+                text = snapshot.text(for: game.you(connection.participantId))
             }
             push(text, to: connection)
         }
@@ -386,7 +455,11 @@ actor SessionRoom {
 
     /// The connection's projection, with the join link at the box's current address.
     private func view(for connection: Connection, now: Int64) -> Projection {
-        var projection = game.projection(for: connection.role, participant: connection.participantId, now: now)
+        view(for: connection.role, participant: connection.participantId, now: now)
+    }
+
+    private func view(for role: Role, participant: ParticipantID?, now: Int64) -> Projection {
+        var projection = game.projection(for: role, participant: participant, now: now)
         projection.joinUrl = environment.address.joinURL(sessionId: id, joinToken: record.joinToken)
         return projection
     }

@@ -4,9 +4,40 @@ import Foundation
 /// Server messages as the text frames that go on the socket.
 enum WireEncoder {
     static func text(_ message: ServerMessage) -> String {
+        json(message)
+    }
+
+    static func json<Value: Encodable>(_ value: Value) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         // Our own plain Codable types always encode.
-        return String(decoding: try! encoder.encode(message), as: UTF8.self)
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// The STATE_SNAPSHOT every player of a session gets after a change, encoded once: each player's
+/// copy is the shared text with their own `you` put in. Encoding a whole projection per player made
+/// a change in a 200-player session cost 200 encodings of a 200-player list.
+struct PlayerSnapshot {
+    private let shared: String
+    /// The shared text around its `"you":null`; nil if it has none (then it is sent as it is).
+    private let parts: (head: Substring, tail: Substring)?
+
+    /// `message` is a STATE_SNAPSHOT of a player projection without `you`.
+    init(_ message: ServerMessage) {
+        let text = WireEncoder.text(message)
+        shared = text
+        // `you` is the projection's last key but one, and a key's quotes are never escaped, so the
+        // last `"you":null` in the text is the key itself, whatever the strings before it hold.
+        let marker = #""you":null"#
+        parts = text.range(of: marker, options: .backwards).map { range in
+            let value = text.index(range.lowerBound, offsetBy: marker.count - "null".count)
+            return (text[..<value], text[range.upperBound...])
+        }
+    }
+
+    func text(for you: Projection.You?) -> String {
+        guard let you, let parts else { return shared }
+        return parts.head + WireEncoder.json(you) + parts.tail
     }
 }

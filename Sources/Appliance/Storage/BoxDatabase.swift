@@ -6,6 +6,8 @@ import GRDB
 /// append-only command log. WAL with `synchronous = FULL`: a command is on disk before its effects go out.
 struct BoxDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Where the session rooms' commands are written, in batches (`Journal`).
+    let journal: Journal
 
     static func open(path: String) throws -> BoxDatabase {
         try FileManager.default.createDirectory(
@@ -29,6 +31,7 @@ struct BoxDatabase: Sendable {
 
     init(writer: any DatabaseWriter) throws {
         self.writer = writer
+        journal = Journal(writer: writer)
         try Self.migrator.migrate(writer)
     }
 
@@ -97,18 +100,7 @@ struct BoxDatabase: Sendable {
         var played: [PlayedRecord] = []
     }
 
-    func create(_ session: SessionRecord, first: Write) throws {
-        try writer.write { db in
-            try session.insert(db)
-            try Self.apply(first, in: db)
-        }
-    }
-
-    func append(_ write: Write) throws {
-        try writer.write { db in try Self.apply(write, in: db) }
-    }
-
-    private static func apply(_ write: Write, in db: Database) throws {
+    static func apply(_ write: Write, in db: Database) throws {
         if let participant = write.newParticipant { try participant.insert(db) }
         try write.command.insert(db)
         let at = write.command.at

@@ -61,14 +61,22 @@ extension Game {
         if phase == .finalResults || phase == .roundEnd {
             projection.finalResults = finalResults
         }
-        if role == .player, let participant, let player = players.first(where: { $0.id == participant }) {
-            let followup = phase == .followupQuestion ? current?.followup : nil
-            projection.you = Projection.You(
-                playerId: player.id, name: player.name, points: player.points,
-                hasLockedAnswer: current?.hasLocked(player.id) ?? false,
-                rank: 1 + players.filter { $0.points > player.points }.count,
-                followupAnswer: followup?.answers[player.id])
+        if role == .player, let participant {
+            projection.you = you(participant)
         }
         return projection
+    }
+
+    /// The one part of a player's projection that is theirs alone; everything else is the same for
+    /// every player, so the box can encode that once per change rather than once per player.
+    public func you(_ participant: ParticipantID) -> Projection.You? {
+        guard let player = players.first(where: { $0.id == participant }) else { return nil }
+        let current = phase != .lobby ? round : nil
+        let followup = phase == .followupQuestion ? current?.followup : nil
+        return Projection.You(
+            playerId: player.id, name: player.name, points: player.points,
+            hasLockedAnswer: current?.hasLocked(player.id) ?? false,
+            rank: 1 + players.filter { $0.points > player.points }.count,
+            followupAnswer: followup?.answers[player.id])
     }
 }

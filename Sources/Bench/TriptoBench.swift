@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+
+/// `tripto-bench`: plays scripted games on the release `tripto serve` and on the Python broadcast
+/// baseline with the same clients, and writes the comparison to bench/results.
+@main
+struct TriptoBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tripto-bench", abstract: "Load benchmark of the Tripto box against a broadcast baseline.")
+
+    @Option(name: .customLong("sessions"), help: "Sessions (tables) playing at once.")
+    var sessions = 200
+    @Option(name: .customLong("players"), help: "Players per session (each table also has a host and a TV).")
+    var players = 10
+    @Option(help: "Players in the one-session brake scenario (0 skips it).")
+    var crowd = 200
+    @Option(help: "Games each table plays.")
+    var games = 1
+    @Option(help: "How long a host waits on each screen, in milliseconds.")
+    var stepMs = 300
+    @Option(help: "Upper bound on each scenario's play, in seconds.")
+    var timeout = 180
+    @Flag(help: "A tiny run for the tests: 3 × 4 players, a crowd of 6.")
+    var smoke = false
+    @Flag(help: "Skip the Python baseline.")
+    var noBaseline = false
+    @Option(help: "The tripto binary to measure.")
+    var tripto = ".build/release/tripto"
+    @Option(help: "Build configuration of that binary, for the report.")
+    var build = "release"
+    @Option(help: "Content packs for the box.")
+    var packs = "packs"
+    @Option(help: "Python with the websockets package, for the baseline.")
+    var python = ".venv/bin/python"
+    @Option(help: "The baseline server script.")
+    var baseline = "bench/baseline/broadcast.py"
+    @Option(help: "Where the report goes.")
+    var output = "bench/results"
+
+    mutating func run() async throws {
+        raiseOpenFileLimit()
+        if smoke {
+            sessions = 3
+            players = 4
+            crowd = 6
+            stepMs = 100
+            timeout = 60
+        }
+        var scenarios = [
+            Scenario(
+                name: "tables", sessions: sessions, players: players, games: games, everyoneBrakes: false,
+                stepMs: stepMs, timeoutSeconds: timeout)
+        ]
+        if crowd > 0 {
+            scenarios.append(
+                Scenario(
+                    name: "crowd", sessions: 1, players: crowd, games: games, everyoneBrakes: true, stepMs: stepMs,
+                    timeoutSeconds: timeout))
+        }
+        let launch = RunningServer.Launch(
+            tripto: tripto, packs: packs, python: python, baselineScript: baseline,
+            maxPlayers: max(50, players, crowd))
+        let contenders: [Contender] = noBaseline ? [.tripto] : [.tripto, .baseline]
+        var outcomes: [Outcome] = []
+        for scenario in scenarios {
+            for contender in contenders {
+                print("== \(scenario.name) \(scenario.sessions)×\(scenario.players) on \(contender.rawValue)")
+                outcomes.append(try await scenario.run(on: contender, launch: launch) { print("   \($0)") })
+            }
+        }
+
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        let report = Report(date: stamp, machine: Machine.describe(build: build), outcomes: outcomes)
+        let day = String(stamp.prefix(10))
+        let base = URL(fileURLWithPath: output).appendingPathComponent(
+            "\(day)-\(sessions)x\(players)\(smoke ? "-smoke" : "")")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: base.appendingPathExtension("json"))
+        try report.markdown.write(to: base.appendingPathExtension("md"), atomically: true, encoding: .utf8)
+        print(report.markdown)
+        print("report: \(base.path).md and .json")
+        // Loss is a failure whatever the timings say.
+        let broken = outcomes.filter { $0.lost > 0 || $0.outOfOrder > 0 || $0.tablesFinished < $0.scenario.sessions }
+        if !broken.isEmpty {
+            print("FAILED: events lost, out of order, or tables unfinished")
+            throw ExitCode(1)
+        }
+    }
+}

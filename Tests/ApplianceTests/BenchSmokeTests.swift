@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// `tripto-bench --smoke`: a tiny benchmark run against the debug `tripto`, checked for correctness
+/// only (every event arrives, in order, and the report is written); timings are not asserted here.
+@Suite("benchmark smoke")
+struct BenchSmokeTests {
+    @Test("3 tables of 4 players and a crowd of 6 play to the end with no event lost")
+    func smokeRun() async throws {
+        let tripto = PackCommandTests.binary
+        let bench = tripto.deletingLastPathComponent().appendingPathComponent("tripto-bench")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-bench-smoke-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let text = try await Shell.run(
+            bench.path,
+            [
+                "--smoke", "--no-baseline", "--tripto", tripto.path, "--build", "debug", "--packs",
+                PackCommandTests.root.appendingPathComponent("packs").path, "--output", output.path,
+            ])
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        let json = try #require(files.first { $0.hasSuffix("-3x4-smoke.json") })
+        #expect(files.contains { $0.hasSuffix("-3x4-smoke.md") })
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent(json)))
+        let outcomes = try #require((report as? [String: Any])?["outcomes"] as? [[String: Any]])
+        #expect(outcomes.count == 2, "tables and crowd: \(text)")
+        for outcome in outcomes {
+            #expect(outcome["lost"] as? Int == 0)
+            #expect(outcome["outOfOrder"] as? Int == 0)
+            #expect((outcome["eventsExpected"] as? Int ?? 0) > 0)
+            #expect(outcome["undecodable"] as? Int == 0)
+            let scenario = try #require(outcome["scenario"] as? [String: Any])
+            #expect(outcome["tablesFinished"] as? Int == scenario["sessions"] as? Int)
+        }
+    }
+}
