@@ -63,7 +63,7 @@ final class RunningServer: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         let log = dataDirectory.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         let spawned = WallClock.nowMs()
         try process.run()
