@@ -5,7 +5,8 @@ let package = Package(
     name: "tripto",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "tripto", targets: ["Appliance"])
+        .executable(name: "tripto", targets: ["Appliance"]),
+        .executable(name: "tripto-console", targets: ["Console"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -38,6 +39,8 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
+        .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
         .target(
             name: "Discovery",
@@ -48,7 +51,7 @@ let package = Package(
             dependencies: [
                 "Core",
                 "CALSA",
-                "CQREncode",
+                "QR",
                 "Discovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +64,19 @@ let package = Package(
             // The web pages for phones, the TV and the host: plain files, no build step.
             resources: [.copy("Web")]
         ),
+        // `tripto-console`: any role of a game in a terminal, over the same contract as every client.
+        .executableTarget(
+            name: "Console",
+            dependencies: [
+                "Core",
+                "QR",
+                "Discovery",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(name: "CoreTests", dependencies: ["Core"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "ApplianceTests",
@@ -71,5 +87,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Core", "QR"]),
     ]
 )
