@@ -1,0 +1,30 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Short commands the console tests run (tmux, zbarimg, systemd-analyze).
+enum Command {
+    /// Runs a short command; its output went to a file, so no pipe can fill up or be left open.
+    static func run(_ path: String, _ arguments: [String]) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
+            throw LiveFailure("cannot run \(path)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw LiveFailure("\(path) \(arguments.joined(separator: " ")): \(output)") }
+        return output
+    }
+}
