@@ -125,6 +125,41 @@ struct LiveConsoleTests {
         try await tmux.wait("shell", forText: "EXIT=2")
     }
 
+    @Test("a lost box shows offline; the console reconnects by itself with the same seat when it is back")
+    func reconnect() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("player")
+        try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Cy"))
+        try await tmux.wait("player", forText: "Waiting for the host to start")
+        box.kill()
+        try await tmux.wait("player", forText: "offline — reconnecting…")
+        try box.start()
+        try await tmux.wait("player", timeout: 20, for: "online again, still Cy") { lines in
+            lines[0].hasSuffix("online") && !lines[0].contains("offline")
+                && lines.contains { $0.hasPrefix("Cy · 0 points") }
+        }
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+    }
+
+    @Test("the kiosk command shows a --kiosk box's TV, QR code and all")
+    func kiosk() async throws {
+        let box = try LiveBox(arguments: ["--kiosk"])
+        let tmux = Tmux()
+        try tmux.open("screen")
+        try tmux.type("screen", line: "\(LiveBox.console) kiosk --url \(box.baseURL); echo EXIT=$?")
+        let screen = try await tmux.wait("screen", forText: "Scan to join")
+        let (_, seat) = try await box.call("GET", "/v1/kiosk")
+        let code = try #require(seat["joinCode"] as? String)
+        #expect(screen[0].contains("TRIPTO · TV · code \(code)"))
+        let decoded = try #require(try ScreenQR.decode(screen))
+        #expect(decoded.contains("/join/\(try #require(seat["sessionId"] as? String))?t="))
+        try tmux.keys("screen", "C-c")
+        try await tmux.wait("screen", forText: "EXIT=130")
+    }
+
     private func sessionId(_ box: LiveBox, _ code: String) async throws -> String {
         let (_, json) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
         return try #require(json["sessionId"] as? String)

@@ -10,7 +10,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     @OptionGroup var box: BoxOptions
 
-    @Option(name: .customLong("as"), help: "host or tv.")
+    @Option(name: .customLong("as"), help: ArgumentHelp("host or tv.", valueName: "role"))
     var role: SeatRole = .host
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct JoinCommand: AsyncParsableCommand {
 
     @OptionGroup var box: BoxOptions
 
-    @Option(name: .customLong("as"), help: "player, host or tv.")
+    @Option(name: .customLong("as"), help: ArgumentHelp("player, host or tv.", valueName: "role"))
     var role: SeatRole = .player
 
     @Option(help: "Your name in the game (players: required, 1–20 characters).")

@@ -11,7 +11,11 @@ extension ConsoleState {
     static let maxAnswerLength = 100
 
     /// The host's keys, shown on its help line and in `--help`.
-    static let hostHelp = "s start  ␣/n next  c clue  k skip  r reveal  p pause  x kick  t restart  e end  +/- music"
+    static let hostKeys = [
+        "s start", "Space/n next", "c clue", "k skip", "r reveal", "p pause", "x kick", "t restart", "e end",
+        "+/- music",
+    ]
+    static var hostHelp: String { hostKeys.joined(separator: "  ") }
 
     /// Applies a key: the state changes (typing, modes, notices) and at most one action comes back.
     mutating func press(_ key: Key) -> ConsoleAction? {

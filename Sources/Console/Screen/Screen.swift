@@ -4,7 +4,7 @@ import Core
 /// at 80×24 without a terminal. `now` is our clock in epoch milliseconds (for countdowns).
 enum Screen {
     static func render(_ state: ConsoleState, width: Int, height: Int, now: Int64) -> [String] {
-        let footer = state.endedReason == nil ? footer(state) : ["Leaving…"]
+        let footer = state.endedReason == nil ? footer(state, width: width) : ["Leaving…"]
         // The footer's lines are kept free, so a body that fills the page (the QR) is never cut.
         var page = Page(width: width, height: height - footer.count)
         page.add(header(state, width: page.width))
@@ -39,14 +39,24 @@ enum Screen {
         return left + String(repeating: " ", count: gap) + right
     }
 
-    static func footer(_ state: ConsoleState) -> [String] {
+    static func footer(_ state: ConsoleState, width: Int) -> [String] {
         var lines: [String] = []
         // The TV's title says it too; a second line there would push the QR off a small screen.
         if case .offline = state.link, state.role != .tv { lines.append("Offline — reconnecting to the box…") }
         if let notice = state.notice { lines.append(notice) }
         switch state.role {
         case .tv: lines.append("q or Ctrl-C leaves")
-        case .host: lines.append(ConsoleState.hostHelp)
+        // The host's keys take two lines on a narrow terminal rather than losing the last ones.
+        case .host:
+            var line = ""
+            for key in ConsoleState.hostKeys {
+                if !line.isEmpty, line.count + 2 + key.count > width {
+                    lines.append(line)
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : "  ") + key
+            }
+            lines.append(line)
         case .player:
             switch state.answerTarget {
             case .brake, .followup: lines.append("Type your answer, Enter sends · Ctrl-C leaves")

@@ -7,14 +7,19 @@ import Foundation
 /// Short commands the console tests run (tmux, zbarimg, systemd-analyze).
 enum Command {
     /// Runs a short command; its output went to a file, so no pipe can fill up or be left open.
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
+    /// `errors: false` drops what it writes to stderr (zbarimg complains there about a missing D-Bus).
+    static func run(_ path: String, _ arguments: [String], errors: Bool = true) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: file) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if errors {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

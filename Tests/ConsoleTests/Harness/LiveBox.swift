@@ -6,9 +6,7 @@ import Foundation
 
 /// A real `tripto serve` for the console to talk to: loopback, a free port, its own data folder.
 final class LiveBox: @unchecked Sendable {
-    private let process = Process()
     private let folder: URL
-    let baseURL: String
 
     static let buildFolder: URL = {
         // The test bundle lives in the build folder next to both executables.
@@ -28,19 +26,34 @@ final class LiveBox: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    init() throws {
+    private var process: Process?
+    private let arguments: [String]
+    private(set) var port = 0
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// `arguments` are added to `tripto serve`'s (e.g. `--kiosk`).
+    init(arguments: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.arguments = arguments
+        try start()
+    }
+
+    /// Starts the box: on a free port the first time, on the same port (and data) after `kill()`.
+    func start() throws {
+        let process = Process()
         process.executableURL = Self.buildFolder.appendingPathComponent("tripto")
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", folder.path,
-            "--packs", Self.repository.appendingPathComponent("packs").path,
-            "--no-qr", "--no-mdns", "--no-audio", "--log-level", "warning",
-        ]
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", folder.path,
+                "--packs", Self.repository.appendingPathComponent("packs").path,
+                "--no-qr", "--no-mdns", "--no-audio", "--log-level", "warning",
+            ] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        self.process = process
         var text = ""
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !text.contains("listening on port ") {
@@ -51,14 +64,18 @@ final class LiveBox: @unchecked Sendable {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on port ") }),
             let port = Int(line.dropFirst("listening on port ".count))
         else { throw LiveFailure("the box did not start: \(text)") }
-        baseURL = "http://127.0.0.1:\(port)"
+        self.port = port
+    }
+
+    /// SIGKILL: the box is gone without closing anything.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        kill()
         try? FileManager.default.removeItem(at: folder)
     }
 

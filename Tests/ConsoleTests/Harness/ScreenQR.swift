@@ -37,7 +37,9 @@ enum ScreenQR {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("screen-\(UUID().uuidString).pbm")
         try pbm.write(to: file, atomically: true, encoding: .ascii)
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let text = try? Command.run("/usr/bin/zbarimg", ["-q", "--raw", file.path]) else { return nil }
+        guard let text = try? Command.run("/usr/bin/zbarimg", ["-q", "--raw", file.path], errors: false) else {
+            return nil
+        }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -35,7 +35,10 @@ final class Tmux: @unchecked Sendable {
     }
 
     func screen(_ name: String) throws -> [String] {
-        try tmux(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n")
+        // capture-pane ends every line with a newline, the last one too.
+        var lines = try tmux(["capture-pane", "-p", "-t", name]).components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 
     func resize(_ name: String, width: Int, height: Int) throws {
