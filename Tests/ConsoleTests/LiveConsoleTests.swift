@@ -144,6 +144,25 @@ struct LiveConsoleTests {
         try await tmux.wait("player", forText: "EXIT=130")
     }
 
+    @Test("a player kicked from the host console is told so and leaves with status 1")
+    func kicked() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("host")
+        try tmux.open("player")
+        try tmux.type("host", line: Self.command(box, "join \(session.code) --as host"))
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Dag"))
+        try await tmux.wait("host", forText: "1. Dag")
+        try tmux.keys("host", "x")
+        try await tmux.wait("host", forText: "Kick which player?")
+        try tmux.keys("host", "1")
+        try await tmux.wait("player", forText: "you were removed, left, or someone took over the role")
+        try await tmux.wait("player", forText: "EXIT=1")
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+    }
+
     @Test("the kiosk command shows a --kiosk box's TV, QR code and all")
     func kiosk() async throws {
         let box = try LiveBox(arguments: ["--kiosk"])

@@ -72,7 +72,7 @@ final class Link: Sendable {
                         group.cancelAll()
                     }
                 }
-                closeCode = frame.map { Self.number($0.closeCode) }
+                closeCode = frame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }
             } catch {
                 closeCode = nil
             }
@@ -90,20 +90,5 @@ final class Link: Sendable {
             try? await Task.sleep(for: .milliseconds(delay))
         }
         report.finish()
-    }
-
-    private static func number(_ code: WebSocketErrorCode) -> Int {
-        switch code {
-        case .normalClosure: 1000
-        case .goingAway: 1001
-        case .protocolError: 1002
-        case .unacceptableData: 1003
-        case .dataInconsistentWithMessage: 1007
-        case .policyViolation: 1008
-        case .messageTooLarge: 1009
-        case .missingExtension: 1010
-        case .unexpectedServerError: 1011
-        case .unknown(let value): Int(value)
-        }
     }
 }
