@@ -158,7 +158,8 @@ struct LiveConsoleTests {
         try tmux.keys("host", "x")
         try await tmux.wait("host", forText: "Kick which player?")
         try tmux.keys("host", "1")
-        try await tmux.wait("player", forText: "you were removed, left, or someone took over the role")
+        // The message wraps at 80 columns; its start is on one line.
+        try await tmux.wait("player", forText: "tripto-console: The box closed this seat")
         try await tmux.wait("player", forText: "EXIT=1")
         try await tmux.wait("host", forText: "Waiting for players to join.")
     }
