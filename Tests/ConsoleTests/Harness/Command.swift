@@ -20,10 +20,22 @@ enum Command {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // Every signal back to its default and none blocked, whatever the test runner set: a tmux
+        // server started from here must die when it is told to.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        var none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
+        guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else {
             throw LiveFailure("cannot run \(path)")
         }
         var status: Int32 = 0

@@ -9,8 +9,13 @@ import Foundation
 final class Tmux: @unchecked Sendable {
     let socket = "tripto-console-\(UUID().uuidString.prefix(8))"
 
+    /// The server's process, killed for sure at the end: a server left behind would keep every file
+    /// the test runner had open, the shared CPU lock among them.
+    private var server: pid_t?
+
     deinit {
         _ = try? Command.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
+        if let server { kill(server, SIGKILL) }
     }
 
     /// A new pane of `width`×`height` running bash without any profile, prompt `$ `.
@@ -21,6 +26,7 @@ final class Tmux: @unchecked Sendable {
         ])
         // The window keeps the size asked for, whatever clients attach.
         try tmux(["set-option", "-t", name, "window-size", "manual"])
+        if server == nil { server = pid_t(try format(name, "#{pid}")) }
     }
 
     /// Types a command line into the pane's shell and presses Enter.
