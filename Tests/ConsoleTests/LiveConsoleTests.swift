@@ -104,6 +104,8 @@ struct LiveConsoleTests {
         #expect(try tmux.format("player", "#{alternate_on} #{cursor_flag}") == "0 1")
         try tmux.type("player", line: "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e isig | tr '\\n' ' '")
         try await tmux.wait("player", forText: "isig icanon echo")
+        try tmux.keys("host", "q")
+        try await tmux.wait("host", forText: "EXIT=0")
     }
 
     @Test("a wrong code and a taken seat end with a clear message and status 2")
@@ -162,6 +164,8 @@ struct LiveConsoleTests {
         try await tmux.wait("player", forText: "tripto-console: The box closed this seat")
         try await tmux.wait("player", forText: "EXIT=1")
         try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.keys("host", "q")
+        try await tmux.wait("host", forText: "EXIT=0")
     }
 
     @Test("the kiosk command shows a --kiosk box's TV, QR code and all")

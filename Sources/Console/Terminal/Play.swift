@@ -18,6 +18,8 @@ enum Play {
 
     private enum Input: Sendable {
         case keys([UInt8])
+        /// The terminal is gone (stdin at its end): a closed ssh session or tmux pane.
+        case hangup
         case link(LinkEvent)
         case tick
         case resize
@@ -41,7 +43,7 @@ enum Play {
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resize.setEventHandler { feed.yield(.resize) }
         resize.resume()
-        let keyboard = KeyReader { feed.yield(.keys($0)) }
+        let keyboard = KeyReader { feed.yield($0.isEmpty ? .hangup : .keys($0)) }
         defer {
             keyboard.stop()
             resize.cancel()
@@ -69,6 +71,8 @@ enum Play {
                     case nil: break
                     }
                 }
+            case .hangup:
+                return .left(status: 129)
             case .link(.message(let message)):
                 state.receive(message, now: now())
             case .link(.offline(let attempt)):
@@ -92,7 +96,8 @@ enum Play {
     }
 }
 
-/// Reads the keyboard on its own thread (a blocking `read`), handing each chunk of bytes over.
+/// Reads the keyboard on its own thread (a blocking `read`), handing each chunk of bytes over, and
+/// an empty chunk once the terminal is gone.
 final class KeyReader: @unchecked Sendable {
     private let stopped = NSLock()
     private var isStopped = false
@@ -105,6 +110,7 @@ final class KeyReader: @unchecked Sendable {
                 if count > 0 {
                     deliver(Array(buffer[0..<count]))
                 } else if count == 0 || errno != EINTR {
+                    deliver([])
                     return
                 }
             }
