@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tripto", targets: ["Appliance"]),
+        .executable(name: "tripto-console", targets: ["Console"]),
         .executable(name: "tripto-bench", targets: ["Bench"]),
     ],
     dependencies: [
@@ -39,6 +40,8 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
+        .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
         .target(
             name: "Discovery",
@@ -49,7 +52,7 @@ let package = Package(
             dependencies: [
                 "Core",
                 "CALSA",
-                "CQREncode",
+                "QR",
                 "Discovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +64,19 @@ let package = Package(
             ],
             // The web pages for phones, the TV and the host: plain files, no build step.
             resources: [.copy("Web")]
+        ),
+        // `tripto-console`: any role of a game in a terminal, over the same contract as every client.
+        .executableTarget(
+            name: "Console",
+            dependencies: [
+                "Core",
+                "QR",
+                "Discovery",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // The load benchmark (`make bench`): real WebSocket tables against `tripto serve` and a baseline.
         .executableTarget(
@@ -83,5 +99,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Core", "QR"]),
     ]
 )

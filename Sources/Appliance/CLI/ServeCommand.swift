@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import Logging
+import QR
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import QR
 
 /// The REST side of the contract (CONTRACT.md section 2): sessions, joining, packs, QR codes, clips.
 struct SessionsController: Sendable {

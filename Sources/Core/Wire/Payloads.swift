@@ -161,6 +161,7 @@ public struct MusicStop: Codable, Sendable, Equatable {
 
 public struct MusicGain: Codable, Sendable, Equatable {
     public var gainDb: Double
+    public init(gainDb: Double) { self.gainDb = gainDb }
 }
 
 public struct SfxPlay: Codable, Sendable, Equatable {

@@ -2,17 +2,32 @@ import CQREncode
 import Foundation
 
 /// A QR code made by libqrencode: a square of dark and light modules.
-struct QRCode: Sendable {
-    let size: Int
-    let modules: [Bool]
+public struct QRCode: Sendable {
+    public let size: Int
+    public let modules: [Bool]
 
-    enum Failure: Error {
+    public enum Failure: Error {
         case encodingFailed(errno: Int32)
     }
 
-    /// Byte mode, error correction level M (readable off a TV across a room).
-    init(_ text: String) throws(Failure) {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+    /// How much of the code may be damaged and still read.
+    public enum Correction: Sendable {
+        /// About 7 %: the smallest code, for a clean picture such as a terminal that must fit 80×24.
+        case low
+        /// About 15 %: readable off a TV across a room.
+        case medium
+
+        var level: QRecLevel {
+            switch self {
+            case .low: QR_ECLEVEL_L
+            case .medium: QR_ECLEVEL_M
+            }
+        }
+    }
+
+    /// Byte mode, error correction level M unless told otherwise.
+    public init(_ text: String, correction: Correction = .medium) throws(Failure) {
+        guard let code = QRcode_encodeString(text, 0, correction.level, QR_MODE_8, 1) else {
             throw .encodingFailed(errno: errno)
         }
         defer { QRcode_free(code) }
@@ -21,13 +36,13 @@ struct QRCode: Sendable {
         modules = (0..<size * size).map { code.pointee.data[$0] & 1 == 1 }
     }
 
-    func isDark(x: Int, y: Int) -> Bool {
+    public func isDark(x: Int, y: Int) -> Bool {
         guard x >= 0, y >= 0, x < size, y < size else { return false }
         return modules[y * size + x]
     }
 
     /// An SVG with a four-module quiet zone; one path, so it scales crisply on any screen.
-    func svg(quietZone: Int = 4) -> String {
+    public func svg(quietZone: Int = 4) -> String {
         let total = size + 2 * quietZone
         var path = ""
         for y in 0..<size {
@@ -50,7 +65,13 @@ struct QRCode: Sendable {
 
     /// Two rows per line with half-block characters, dark modules drawn dark on a light background,
     /// for a terminal. Plain characters only, no colours.
-    func terminalText(quietZone: Int = 2) -> String {
+    public func terminalText(quietZone: Int = 2) -> String {
+        terminalLines(quietZone: quietZone).joined(separator: "\n")
+    }
+
+    /// The same picture, one string per terminal line: `size + 2 × quietZone` characters wide.
+    /// A terminal draws text light on dark, so a light module is a lit half cell and a dark one is blank.
+    public func terminalLines(quietZone: Int = 2) -> [String] {
         var lines: [String] = []
         for y in stride(from: -quietZone, to: size + quietZone, by: 2) {
             var line = ""
@@ -64,6 +85,6 @@ struct QRCode: Sendable {
             }
             lines.append(line)
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

@@ -1,0 +1,139 @@
+import Core
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The box's REST side (CONTRACT.md section 2), as far as the console uses it: create, look up, join.
+struct BoxAPI: Sendable {
+    /// `http://host:port`, without a trailing slash.
+    let baseURL: String
+
+    init(baseURL: String) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+    }
+
+    /// The socket is reached the way the box was: the `wsUrl` the box hands out is its public address,
+    /// which a console on the box itself or behind a tunnel may not reach.
+    var webSocketURL: String {
+        if baseURL.hasPrefix("https://") { return "wss://" + baseURL.dropFirst("https://".count) + "/ws" }
+        if baseURL.hasPrefix("http://") { return "ws://" + baseURL.dropFirst("http://".count) + "/ws" }
+        return baseURL + "/ws"
+    }
+
+    struct Created: Decodable, Sendable {
+        var sessionId: String
+        var joinCode: String
+        var joinUrl: String
+        var hostAuthToken: String?
+        var tvAuthToken: String?
+    }
+
+    struct Found: Decodable, Sendable {
+        var sessionId: String
+        var joinCode: String
+        var hasHost: Bool
+        var hasTv: Bool
+    }
+
+    struct Joined: Decodable, Sendable {
+        var sessionId: String
+        var joinCode: String
+        var playerId: String
+        var playerAuthToken: String
+    }
+
+    struct TVJoined: Decodable, Sendable {
+        var sessionId: String
+        var joinCode: String
+        var tvAuthToken: String
+    }
+
+    struct KioskSeat: Decodable, Sendable {
+        var sessionId: String
+        var joinCode: String
+        var tvAuthToken: String
+    }
+
+    private struct Refusal: Decodable {
+        var error: String
+        var message: String?
+    }
+
+    func create(as role: Role) async throws(ConsoleError) -> Seat {
+        let created: Created = try await call("POST", "/v1/sessions", body: ["role": role.rawValue])
+        guard let token = role == .tv ? created.tvAuthToken : created.hostAuthToken else {
+            throw .unexpected("the box created a session but sent no token for the \(role.rawValue)")
+        }
+        return Seat(role: role, sessionId: created.sessionId, joinCode: created.joinCode, token: token)
+    }
+
+    /// Finds the session of `code`, then takes the seat of `role` in it.
+    func join(code: String, as role: Role, name: String?) async throws(ConsoleError) -> Seat {
+        let cleaned = code.uppercased().filter { $0 != " " && $0 != "-" }
+        guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            throw .refused(code: "SESSION_NOT_FOUND", message: "Session not found or expired")
+        }
+        let found: Found = try await call("GET", "/v1/sessions/by-code/\(cleaned)")
+        switch role {
+        case .tv:
+            let joined: TVJoined = try await call(
+                "POST", "/v1/sessions/\(found.sessionId)/tv", body: ["joinCode": found.joinCode])
+            return Seat(role: .tv, sessionId: joined.sessionId, joinCode: joined.joinCode, token: joined.tvAuthToken)
+        case .host, .player:
+            var body = ["role": role.rawValue, "joinCode": found.joinCode]
+            if let name { body["name"] = name }
+            let joined: Joined = try await call("POST", "/v1/sessions/\(found.sessionId)/join", body: body)
+            return Seat(
+                role: role, sessionId: joined.sessionId, joinCode: joined.joinCode, token: joined.playerAuthToken,
+                playerId: joined.playerId)
+        }
+    }
+
+    /// The kiosk's TV seat (`GET /v1/kiosk`, answered only on the box itself).
+    func kioskSeat() async throws(ConsoleError) -> Seat {
+        let seat: KioskSeat = try await call("GET", "/v1/kiosk")
+        return Seat(role: .tv, sessionId: seat.sessionId, joinCode: seat.joinCode, token: seat.tvAuthToken)
+    }
+
+    private func call<Reply: Decodable>(
+        _ method: String, _ path: String, body: [String: String]? = nil
+    ) async throws(ConsoleError) -> Reply {
+        guard let url = URL(string: baseURL + path) else { throw .badURL(baseURL) }
+        var request = URLRequest(url: url, timeoutInterval: 10)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try? JSONEncoder().encode(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw .unreachable(baseURL, error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            guard let refusal = try? JSONDecoder().decode(Refusal.self, from: data) else {
+                throw .unexpected("\(method) \(path) answered \(status)")
+            }
+            throw .refused(code: refusal.error, message: refusal.message ?? refusal.error)
+        }
+        do {
+            return try JSONDecoder().decode(Reply.self, from: data)
+        } catch {
+            throw .unexpected("\(method) \(path): unreadable answer")
+        }
+    }
+}
+
+/// A seat in a session: who the console is and the token that proves it.
+struct Seat: Sendable, Equatable {
+    var role: Role
+    var sessionId: String
+    var joinCode: String
+    var token: String
+    var playerId: String?
+}

@@ -1,0 +1,49 @@
+/// Why the console cannot go on, in words for the person at the terminal.
+enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
+    case badURL(String)
+    case unreachable(String, String)
+    /// The box said no: the contract's error code and its message.
+    case refused(code: String, message: String)
+    case noBox
+    case severalBoxes([String])
+    case unexpected(String)
+    /// The box closed the socket for good: 4001 (token not accepted) or 4003 (kicked, left, replaced).
+    case closed(code: Int)
+
+    var description: String {
+        switch self {
+        case .badURL(let url): "Not a box address: \(url) (expected http://HOST:PORT)"
+        case .unreachable(let url, let why): "Cannot reach the box at \(url): \(why)"
+        case .refused(let code, let message): Self.explain(code: code, message: message)
+        case .noBox: "No Tripto box found on the network. Give its address with --url http://HOST:PORT."
+        case .severalBoxes(let boxes):
+            "Several boxes found; choose one with --url:\n" + boxes.map { "  \($0)" }.joined(separator: "\n")
+        case .unexpected(let detail): "Unexpected answer from the box: \(detail)"
+        case .closed(let code):
+            code == 4001
+                ? "The box did not accept this seat's token (the session may have been reset)."
+                : "The box closed this seat: you were removed, left, or someone took over the role."
+        }
+    }
+
+    private static func explain(code: String, message: String) -> String {
+        switch code {
+        case "SESSION_NOT_FOUND": "Session not found or expired. Check the code."
+        case "SESSION_ENDED": "That session has ended."
+        case "HOST_ROLE_TAKEN": "This session already has a host."
+        case "TV_ROLE_TAKEN": "A TV is already connected to this session."
+        case "NAME_TAKEN": "That name is taken in this session; choose another with --name."
+        case "INVALID_NAME": "Not a usable name: \(message)"
+        case "RATE_LIMITED": "Too many wrong codes; wait a minute and try again."
+        default: "\(message) (\(code))"
+        }
+    }
+
+    /// The exit status: 2 for what the user can fix with other arguments, 1 for the rest.
+    var exitStatus: Int32 {
+        switch self {
+        case .badURL, .refused, .severalBoxes, .noBox: 2
+        case .unreachable, .unexpected, .closed: 1
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Core
+import Foundation
+
+/// What a key press asks the console to do.
+enum ConsoleAction: Sendable, Equatable {
+    case send(ClientMessage)
+    case quit
+}
+
+extension ConsoleState {
+    static let maxAnswerLength = 100
+
+    /// The host's keys, shown on its help line and in `--help`.
+    static let hostKeys = [
+        "s start", "Space/n next", "c clue", "k skip", "r reveal", "p pause", "x kick", "t restart", "e end",
+        "+/- music",
+    ]
+    static var hostHelp: String { hostKeys.joined(separator: "  ") }
+
+    /// Applies a key: the state changes (typing, modes, notices) and at most one action comes back.
+    mutating func press(_ key: Key) -> ConsoleAction? {
+        if key == .interrupt { return .quit }
+        switch role {
+        case .player: return pressAsPlayer(key)
+        case .host: return pressAsHost(key)
+        case .tv: return key == .character("q") ? .quit : nil
+        }
+    }
+
+    private mutating func pressAsPlayer(_ key: Key) -> ConsoleAction? {
+        guard let target = answerTarget else {
+            switch key {
+            case .character(" "), .enter:
+                guard phase == .clueLevel || phase == .pausedForBrake else {
+                    notice = "The brake works only while a clue is showing"
+                    return nil
+                }
+                return .send(.brakePull(ClientMessage.BrakePull(atClientMs: nil)))
+            case .character, .backspace, .escape, .interrupt, .other:
+                return nil
+            }
+        }
+        switch key {
+        case .character(let character):
+            if input.count < Self.maxAnswerLength { input.append(character) }
+            return nil
+        case .backspace:
+            if !input.isEmpty { input.removeLast() }
+            return nil
+        case .escape:
+            input = ""
+            return nil
+        case .enter:
+            let answer = chosenAnswer()
+            guard !answer.isEmpty else { return nil }
+            input = ""
+            switch target {
+            case .brake:
+                return .send(.brakeAnswerSubmit(ClientMessage.AnswerSubmit(answerText: answer)))
+            case .followup(let index):
+                notice = "Answer sent: \(answer) (you can change it until the time is up)"
+                return .send(
+                    .followupAnswerSubmit(ClientMessage.FollowupAnswerSubmit(index: index, answerText: answer)))
+            }
+        case .interrupt, .other:
+            return nil
+        }
+    }
+
+    /// The typed answer; a lone number picks that option of a multiple-choice followup.
+    private func chosenAnswer() -> String {
+        let answer = input.trimmingCharacters(in: .whitespaces)
+        if case .followup = answerTarget, let options = projection?.followup?.options, let number = Int(answer),
+            options.indices.contains(number - 1)
+        {
+            return options[number - 1]
+        }
+        return answer
+    }
+
+    private mutating func pressAsHost(_ key: Key) -> ConsoleAction? {
+        switch hostMode {
+        case .kick:
+            hostMode = .commands
+            guard case .character(let character) = key, let number = character.wholeNumberValue,
+                let players = projection?.players, players.indices.contains(number - 1)
+            else {
+                notice = nil
+                return nil
+            }
+            notice = "Kicked \(players[number - 1].name)"
+            return .send(.hostKick(ClientMessage.Kick(playerId: players[number - 1].playerId)))
+        case .confirmEnd:
+            hostMode = .commands
+            notice = nil
+            return key == .character("y") ? .send(.hostEndSession) : nil
+        case .commands:
+            break
+        }
+        notice = nil
+        switch key {
+        case .character("s"): return .send(.hostStartGame)
+        case .character(" "), .character("n"), .enter: return .send(.hostNext)
+        case .character("c"): return .send(.hostNextClue)
+        case .character("k"): return .send(.hostSkip)
+        case .character("r"): return .send(.hostForceReveal)
+        case .character("p"): return .send(projection?.paused == true ? .hostResume : .hostPause)
+        case .character("t"): return .send(.hostRestart)
+        case .character("x"):
+            guard let players = projection?.players, !players.isEmpty else {
+                notice = "Nobody to kick"
+                return nil
+            }
+            hostMode = .kick
+            notice = "Kick which player? Press their number (1–\(min(players.count, 9))), any other key cancels"
+            return nil
+        case .character("e"):
+            hostMode = .confirmEnd
+            notice = "End the session for everyone? Press y to end, any other key cancels"
+            return nil
+        case .character("+"), .character("-"):
+            let step = key == .character("+") ? 4.0 : -4.0
+            musicGainDb = min(0, max(-60, musicGainDb + step))
+            notice = "Music \(Int(musicGainDb)) dB"
+            return .send(.musicGainSet(MusicGain(gainDb: musicGainDb)))
+        case .character("q"): return .quit
+        case .character, .backspace, .escape, .interrupt, .other: return nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Core
+import QR
+
+/// The TV: what everyone in the room sees. Shows only what the box sends a TV, so no secrets.
+enum TVScreen {
+    static func body(_ state: ConsoleState, into page: inout Page, now: Int64) {
+        guard let projection = state.projection else { return }
+        switch projection.phase {
+        case .lobby: lobby(state, into: &page)
+        case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake:
+            page.clue(state, now: now)
+            page.locked(state, withText: false)
+        case .revealDestination: page.reveal(state)
+        case .followupQuestion: page.followup(state, now: now, showAnswers: false)
+        case .scoreboard:
+            page.centered("Scoreboard")
+            page.add()
+            page.standings(projection.scoreboard)
+        case .finalResults, .roundEnd: page.finale(state)
+        }
+    }
+
+    /// The join QR on the left, the code, the link and the players on the right; the link alone when
+    /// the terminal is too small for the code to be drawn whole.
+    static func lobby(_ state: ConsoleState, into page: inout Page) {
+        guard let projection = state.projection else { return }
+        let url = projection.joinUrl
+        let qr = (try? QRCode(url, correction: .low))?.terminalLines(quietZone: 2) ?? []
+        let qrWidth = qr.first?.count ?? 0
+        let side = page.width - qrWidth - 2
+        guard !qr.isEmpty, qr.count <= page.room, side >= 24 else {
+            page.centered("Join at")
+            page.wrap(url, indent: 2)
+            page.add()
+            page.centered("Code: \(projection.joinCode)")
+            page.add("(make the terminal larger to show the QR code)")
+            page.add()
+            page.players(projection)
+            return
+        }
+        var right: [String] = ["Scan to join, or open", ""]
+        right += Page.wrap(url, width: side)
+        right += ["", "Code: \(projection.joinCode)", ""]
+        var players = Page(width: side, height: max(1, qr.count - right.count))
+        players.players(projection)
+        right += players.lines
+        for (index, line) in qr.enumerated() {
+            page.add(line + "  " + (index < right.count ? right[index] : ""))
+        }
+    }
+}

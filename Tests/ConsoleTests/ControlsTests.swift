@@ -1,0 +1,121 @@
+import Core
+import Testing
+
+@testable import Console
+
+/// Keys as the terminal sends them, and what each role's keys ask the box.
+@Suite("console keys")
+struct ControlsTests {
+    @Test("bytes become keys: CR LF is one Enter, escape sequences are skipped, UTF-8 letters stay whole")
+    func decoding() {
+        #expect(Key.decode([13, 10]) == [.enter])
+        #expect(Key.decode([13, 13]) == [.enter, .enter])
+        #expect(Key.decode([27, 91, 65, 97]) == [.other, .character("a")])
+        #expect(Key.decode([27]) == [.escape])
+        #expect(Key.decode([3]) == [.interrupt])
+        #expect(Key.decode([127, 8]) == [.backspace, .backspace])
+        #expect(Key.decode(Array("Å ö".utf8)) == [.character("Å"), .character(" "), .character("ö")])
+    }
+
+    @Test("Ctrl-C leaves from every role, whatever is being typed", arguments: Role.allCases)
+    func interrupt(role: Role) {
+        var state = Fixture.state(role, Fixture.projection(.followupQuestion))
+        #expect(state.press(.interrupt) == .quit)
+    }
+
+    @Test("a player's Space or Enter pulls the brake during a clue, and only then")
+    func brake() {
+        var state = Fixture.state(.player, Fixture.projection(.clueLevel))
+        #expect(state.press(.character(" ")) == .send(.brakePull(.init())))
+        #expect(state.press(.enter) == .send(.brakePull(.init())))
+        var lobby = Fixture.state(.player, Fixture.projection(.lobby))
+        #expect(lobby.press(.character(" ")) == nil)
+        #expect(lobby.notice != nil)
+    }
+
+    @Test("the brake owner types the answer; Enter sends it, Backspace and Escape edit it")
+    func brakeAnswer() {
+        let projection = Fixture.projection(.pausedForBrake) {
+            $0["brake"] = ["brakeOwnerPlayerId": "p_0", "levelPoints": 8, "deadlineServerMs": Fixture.now + 9000]
+        }
+        var state = Fixture.state(.player, projection)
+        #expect(state.answerTarget == .brake)
+        for key in Key.decode(Array("Visbx".utf8)) { #expect(state.press(key) == nil) }
+        _ = state.press(.backspace)
+        _ = state.press(.character("y"))
+        #expect(state.input == "Visby")
+        #expect(state.press(.enter) == .send(.brakeAnswerSubmit(.init(answerText: "Visby"))))
+        #expect(state.input.isEmpty)
+        #expect(state.press(.enter) == nil)
+        _ = state.press(.character("x"))
+        _ = state.press(.escape)
+        #expect(state.input.isEmpty)
+
+        // Another player's brake: typing does nothing, Space is a (refused) pull.
+        let other = Fixture.state(.player, projection, playerId: "p_1")
+        #expect(other.answerTarget == nil)
+    }
+
+    @Test("a followup answer goes with its index; a number picks an option")
+    func followup() {
+        var state = Fixture.state(.player, Fixture.projection(.followupQuestion))
+        #expect(state.answerTarget == .followup(index: 1))
+        for key in Key.decode(Array("1995 ".utf8)) { _ = state.press(key) }
+        #expect(state.press(.enter) == .send(.followupAnswerSubmit(.init(index: 1, answerText: "1995"))))
+        _ = state.press(.character("2"))
+        #expect(state.press(.enter) == .send(.followupAnswerSubmit(.init(index: 1, answerText: "2001"))))
+    }
+
+    @Test("a new question starts with an empty answer line")
+    func inputClearedOnNewQuestion() {
+        var state = Fixture.state(.player, Fixture.projection(.followupQuestion))
+        _ = state.press(.character("x"))
+        let next = Fixture.projection(.followupQuestion) {
+            $0["version"] = 8
+            var followup = $0["followup"] as! [String: Any]
+            followup["index"] = 2
+            $0["followup"] = followup
+        }
+        state.receive(Fixture.snapshot(next), now: Fixture.now)
+        #expect(state.input.isEmpty)
+        #expect(state.answerTarget == .followup(index: 2))
+    }
+
+    @Test("the host has one key per command")
+    func hostKeys() {
+        var state = Fixture.state(.host, Fixture.projection(.clueLevel))
+        let expected: [(Key, ClientMessage)] = [
+            (.character("s"), .hostStartGame), (.character(" "), .hostNext), (.character("n"), .hostNext),
+            (.enter, .hostNext), (.character("c"), .hostNextClue), (.character("k"), .hostSkip),
+            (.character("r"), .hostForceReveal), (.character("p"), .hostPause), (.character("t"), .hostRestart),
+            (.character("-"), .musicGainSet(MusicGain(gainDb: -12))),
+        ]
+        for (key, message) in expected { #expect(state.press(key) == .send(message), "\(key)") }
+        let paused = Fixture.projection(.clueLevel) { $0["paused"] = true }
+        var pausedState = Fixture.state(.host, paused)
+        #expect(pausedState.press(.character("p")) == .send(.hostResume))
+        #expect(state.press(.character("q")) == .quit)
+    }
+
+    @Test("kicking takes the player's number; ending takes a y")
+    func hostTwoKeyCommands() {
+        var state = Fixture.state(.host, Fixture.projection(.lobby))
+        #expect(state.press(.character("x")) == nil)
+        #expect(state.hostMode == .kick)
+        #expect(state.press(.character("2")) == .send(.hostKick(.init(playerId: "p_1"))))
+        #expect(state.hostMode == .commands)
+        _ = state.press(.character("x"))
+        #expect(state.press(.character("9")) == nil)
+        #expect(state.press(.character("e")) == nil)
+        #expect(state.press(.character("n")) == nil)
+        _ = state.press(.character("e"))
+        #expect(state.press(.character("y")) == .send(.hostEndSession))
+    }
+
+    @Test("a snapshot older than the one shown is ignored (a reconnect's late message)")
+    func olderSnapshot() {
+        var state = Fixture.state(.tv, Fixture.projection(.clueLevel))
+        state.receive(Fixture.snapshot(Fixture.projection(.lobby) { $0["version"] = 3 }), now: Fixture.now)
+        #expect(state.phase == .clueLevel)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// `tripto-console` as people use it: in a terminal (tmux), against a live box.
+@Suite("tripto-console in tmux", .serialized)
+struct LiveConsoleTests {
+    /// One destination, one followup, no intro and no finale: a whole game in seconds.
+    static var quickGame: [String: Any] {
+        [
+            "destinationsCount": 1, "followupsPerDestination": 1, "introMs": 0, "finaleMs": 0, "followupSeconds": 60,
+            "brakeAnswerSeconds": 60,
+        ]
+    }
+
+    static func command(_ box: LiveBox, _ arguments: String) -> String {
+        "\(LiveBox.console) \(arguments) --url \(box.baseURL); echo EXIT=$?"
+    }
+
+    @Test("the TV's QR code, read off the terminal, is the session's join URL; a resize keeps the screen whole")
+    func tvQR() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("tv")
+        try tmux.type("tv", line: Self.command(box, "join \(session.code) --as tv"))
+        let screen = try await tmux.wait("tv", forText: "Scan to join")
+        #expect(screen.count == 24)
+        #expect(try ScreenQR.decode(screen) == session.joinUrl)
+        #expect(screen.contains { $0.contains("Code: \(session.code)") })
+
+        try tmux.resize("tv", width: 100, height: 30)
+        let wide = try await tmux.wait("tv", for: "a 100×30 frame") { lines in
+            lines.count == 30 && lines.last!.contains("q or Ctrl-C leaves")
+        }
+        #expect(wide[0].contains("TRIPTO · TV · code \(session.code)"))
+        #expect(wide.allSatisfy { $0.count <= 100 })
+        #expect(try ScreenQR.decode(wide) == session.joinUrl)
+
+        try tmux.resize("tv", width: 50, height: 14)
+        try await tmux.wait("tv", for: "the small frame without a QR") { lines in
+            lines.count == 14 && lines.contains { $0.contains("make the terminal larger") }
+        }
+        try tmux.resize("tv", width: 80, height: 24)
+        let back = try await tmux.wait("tv", forText: "Scan to join")
+        #expect(try ScreenQR.decode(back) == session.joinUrl)
+        try tmux.keys("tv", "q")
+        try await tmux.wait("tv", forText: "EXIT=0")
+    }
+
+    @Test("a player plays a round from the console (brake, answer, followup) and the host console shows the points")
+    func playRound() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("host")
+        try tmux.open("player")
+        try tmux.type("host", line: Self.command(box, "join \(session.code) --as host"))
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.type("player", line: Self.command(box, "join \(session.code.lowercased()) --as player --name Ada"))
+        try await tmux.wait("player", forText: "Waiting for the host to start")
+        try await tmux.wait("host", forText: "Press s to start the game.")
+
+        try tmux.keys("host", "s")
+        let hostClue = try await tmux.wait("host", forText: "Destination: ")
+        let destination = try #require(
+            hostClue.first { $0.hasPrefix("Destination: ") }?.dropFirst("Destination: ".count)
+                .split(separator: ",").first.map(String.init))
+        try await tmux.wait("player", forText: "Clue 1 of 5 · 10 points")
+
+        // The brake, then the answer.
+        try tmux.keys("player", "Space")
+        try await tmux.wait("player", forText: "You pulled the brake!")
+        try await tmux.wait("host", forText: "BRAKE! Ada pulled the brake at 10 points")
+        try tmux.keys("player", destination, literal: true)
+        try tmux.keys("player", "Enter")
+        try await tmux.wait("player", forText: "Your answer is locked at 10 points.")
+        try await tmux.wait("host", forText: "Ada at 10 p: \(destination)")
+
+        // The host reveals; the player sees the points.
+        try tmux.keys("host", "r")
+        try await tmux.wait("player", forText: "right, +10")
+        try tmux.keys("host", "Space")
+        let followup = try await tmux.wait("host", forText: "Correct answer: ")
+        let correct = try #require(
+            followup.first { $0.hasPrefix("Correct answer: ") }?.dropFirst("Correct answer: ".count)
+                .trimmingCharacters(in: .whitespaces))
+        try await tmux.wait("player", forText: "Followup 1 of 1")
+        try tmux.keys("player", correct, literal: true)
+        try tmux.keys("player", "Enter")
+        try await tmux.wait("host", forText: "Ada: \(correct)")
+
+        // Closing the followup scores it; then the scoreboard.
+        try tmux.keys("host", "Space")
+        try await tmux.wait("player", forText: "right, +2")
+        try tmux.keys("host", "Space")
+        try await tmux.wait("host", for: "Ada with 12 points on the scoreboard") { lines in
+            lines.contains { $0.contains("1. Ada") && $0.hasSuffix("12 p") }
+        }
+        try await tmux.wait("player", forText: "Ada · 12 points · place 1 of 1")
+
+        // Ctrl-C leaves a clean terminal: the normal screen, the cursor, a cooked tty that echoes.
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+        #expect(try tmux.format("player", "#{alternate_on} #{cursor_flag}") == "0 1")
+        try tmux.type("player", line: "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e isig | tr '\\n' ' '")
+        try await tmux.wait("player", forText: "isig icanon echo")
+        try tmux.keys("host", "q")
+        try await tmux.wait("host", forText: "EXIT=0")
+    }
+
+    @Test("a wrong code and a taken seat end with a clear message and status 2")
+    func refusals() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("shell")
+        try tmux.type("shell", line: Self.command(box, "join ZZZZ22 --as player --name Bo"))
+        try await tmux.wait("shell", forText: "Session not found or expired")
+        try await tmux.wait("shell", forText: "EXIT=2")
+
+        let id = try await sessionId(box, session.code)
+        let (status, _) = try await box.call(
+            "POST", "/v1/sessions/\(id)/join", ["role": "HOST", "joinCode": session.code])
+        #expect(status == 201)
+        try tmux.type("shell", line: "clear; " + Self.command(box, "join \(session.code) --as host"))
+        try await tmux.wait("shell", forText: "This session already has a host.")
+        try await tmux.wait("shell", forText: "EXIT=2")
+    }
+
+    @Test("a lost box shows offline; the console reconnects by itself with the same seat when it is back")
+    func reconnect() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("player")
+        try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Cy"))
+        try await tmux.wait("player", forText: "Waiting for the host to start")
+        box.kill()
+        try await tmux.wait("player", forText: "offline — reconnecting…")
+        try box.start()
+        try await tmux.wait("player", timeout: 20, for: "online again, still Cy") { lines in
+            lines[0].hasSuffix("online") && !lines[0].contains("offline")
+                && lines.contains { $0.hasPrefix("Cy · 0 points") }
+        }
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+    }
+
+    @Test("a player kicked from the host console is told so and leaves with status 1")
+    func kicked() async throws {
+        let box = try LiveBox()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("host")
+        try tmux.open("player")
+        try tmux.type("host", line: Self.command(box, "join \(session.code) --as host"))
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Dag"))
+        try await tmux.wait("host", forText: "1. Dag")
+        try tmux.keys("host", "x")
+        try await tmux.wait("host", forText: "Kick which player?")
+        try tmux.keys("host", "1")
+        // The message wraps at 80 columns; its start is on one line.
+        try await tmux.wait("player", forText: "tripto-console: The box closed this seat")
+        try await tmux.wait("player", forText: "EXIT=1")
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.keys("host", "q")
+        try await tmux.wait("host", forText: "EXIT=0")
+    }
+
+    @Test("the kiosk command shows a --kiosk box's TV, QR code and all")
+    func kiosk() async throws {
+        let box = try LiveBox(arguments: ["--kiosk"])
+        let tmux = Tmux()
+        try tmux.open("screen")
+        try tmux.type("screen", line: "\(LiveBox.console) kiosk --url \(box.baseURL); echo EXIT=$?")
+        let screen = try await tmux.wait("screen", forText: "Scan to join")
+        let (_, seat) = try await box.call("GET", "/v1/kiosk")
+        let code = try #require(seat["joinCode"] as? String)
+        #expect(screen[0].contains("TRIPTO · TV · code \(code)"))
+        let decoded = try #require(try ScreenQR.decode(screen))
+        #expect(decoded.contains("/join/\(try #require(seat["sessionId"] as? String))?t="))
+        try tmux.keys("screen", "C-c")
+        try await tmux.wait("screen", forText: "EXIT=130")
+    }
+
+    private func sessionId(_ box: LiveBox, _ code: String) async throws -> String {
+        let (_, json) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
+        return try #require(json["sessionId"] as? String)
+    }
+}

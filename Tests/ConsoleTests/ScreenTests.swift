@@ -1,0 +1,109 @@
+import Core
+import QR
+import Testing
+
+@testable import Console
+
+/// The renderer on its own: every screen fits the terminal, and the TV's QR code is drawn whole.
+@Suite("console screens")
+struct ScreenTests {
+    static let sizes = [(80, 24), (120, 40), (40, 12), (200, 60)]
+
+    @Test("every phase of every role fits the terminal, line by line", arguments: Role.allCases)
+    func everyScreenFits(role: Role) {
+        for phase in Phase.allCases {
+            var state = Fixture.state(role, Fixture.projection(phase))
+            state.notice = "A notice that is rather long, longer than some terminals are wide, to see it cut off"
+            for (width, height) in Self.sizes {
+                let lines = Screen.render(state, width: width, height: height, now: Fixture.now)
+                #expect(lines.count == height, "\(role) \(phase) \(width)×\(height)")
+                for line in lines {
+                    #expect(line.count <= width, "\(role) \(phase) \(width)×\(height): \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("the TV lobby at 80×24 draws the join QR whole, module by module, next to the code and link")
+    func lobbyQR() throws {
+        let state = Fixture.state(.tv, Fixture.projection(.lobby))
+        let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
+        let code = try QRCode(Fixture.joinUrl, correction: .low)
+        let drawn = code.terminalLines(quietZone: 2)
+        // The QR starts on the third line (below the title and its rule), at the left edge.
+        let picture = lines[2..<(2 + drawn.count)].map { String($0.prefix(drawn[0].count)) }
+        #expect(Array(picture) == drawn)
+        // And the picture is the code: two modules per character, light where the cell is lit.
+        for y in 0..<code.size {
+            for x in 0..<code.size {
+                let cell = Array(picture[(y + 2) / 2])[x + 2]
+                let lit = (y + 2) % 2 == 0 ? "▀█".contains(cell) : "▄█".contains(cell)
+                #expect(lit == !code.isDark(x: x, y: y), "module \(x),\(y)")
+            }
+        }
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("Code: ABC234"))
+        #expect(text.contains("Player 1"))
+    }
+
+    @Test("a terminal too small for the QR shows the link and code instead of a broken code")
+    func smallTerminal() {
+        let state = Fixture.state(.tv, Fixture.projection(.lobby))
+        let lines = Screen.render(state, width: 40, height: 12, now: Fixture.now)
+        #expect(!lines.joined().contains("▀"))
+        #expect(lines.joined().contains("ABC234"))
+    }
+
+    @Test("the brake banner names who pulled it and counts down")
+    func brakeBanner() {
+        let projection = Fixture.projection(.pausedForBrake) {
+            $0["brake"] = ["brakeOwnerPlayerId": "p_1", "levelPoints": 8, "deadlineServerMs": Fixture.now + 12_000]
+        }
+        let tv = Screen.render(Fixture.state(.tv, projection), width: 80, height: 24, now: Fixture.now)
+        #expect(tv.contains { $0.contains("BRAKE! Player 2 pulled the brake at 8 points") && $0.contains("12 s") })
+        let owner = Screen.render(
+            Fixture.state(.player, projection, playerId: "p_1"), width: 80, height: 24, now: Fixture.now)
+        #expect(owner.contains { $0.contains("You pulled the brake!") })
+        #expect(owner.contains { $0.hasPrefix("> _") })
+    }
+
+    @Test("the host sees the destination and the locked answers with their text")
+    func hostProView() {
+        let projection = Fixture.projection(.clueLevel) {
+            $0["round"] = ["index": 1, "total": 3, "destination": ["name": "Visby", "country": "Sverige"]]
+            $0["lockedAnswers"] = [["playerId": "p_2", "lockedAtLevelPoints": 10, "answerText": "Visby"]]
+        }
+        let lines = Screen.render(Fixture.state(.host, projection), width: 80, height: 24, now: Fixture.now)
+        #expect(lines.contains { $0.contains("Destination: Visby, Sverige") })
+        #expect(lines.contains { $0.contains("Player 3 at 10 p: Visby") })
+        // The help line wraps onto two lines at 80 columns, keeping every key.
+        #expect(lines.suffix(2).joined(separator: "  ") == ConsoleState.hostHelp)
+    }
+
+    @Test("offline is shown in the title and above the help line")
+    func offline() {
+        var state = Fixture.state(.player, Fixture.projection(.lobby))
+        state.link = .offline(attempt: 2)
+        let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
+        #expect(lines[0].hasSuffix("offline — reconnecting…"))
+        #expect(lines.contains("Offline — reconnecting to the box…"))
+    }
+
+    @Test("the ended session is said plainly")
+    func ended() {
+        var state = Fixture.state(.tv, Fixture.projection(.scoreboard))
+        state.receive(
+            ServerMessage(
+                sessionId: "s", serverTimeMs: Fixture.now, event: .sessionEnded(SessionEnded(reason: "host_ended"))),
+            now: Fixture.now)
+        let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
+        #expect(lines.contains { $0.contains("The session has ended (host_ended).") })
+    }
+
+    @Test("long words (links) are cut into lines; paragraphs wrap at spaces")
+    func wrapping() {
+        #expect(Page.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(Page.wrap("one two three", width: 7) == ["one two", "three"])
+        #expect(Page.fit("abcdef", 4) == "abc…")
+    }
+}
