@@ -44,16 +44,13 @@ struct BoxAPI: Sendable {
         var playerAuthToken: String
     }
 
-    struct TVJoined: Decodable, Sendable {
+    /// A TV seat: the answer to a TV join and to `GET /v1/kiosk` alike.
+    struct TVSeat: Decodable, Sendable {
         var sessionId: String
         var joinCode: String
         var tvAuthToken: String
-    }
 
-    struct KioskSeat: Decodable, Sendable {
-        var sessionId: String
-        var joinCode: String
-        var tvAuthToken: String
+        var seat: Seat { Seat(role: .tv, sessionId: sessionId, joinCode: joinCode, token: tvAuthToken) }
     }
 
     private struct Refusal: Decodable {
@@ -78,9 +75,9 @@ struct BoxAPI: Sendable {
         let found: Found = try await call("GET", "/v1/sessions/by-code/\(cleaned)")
         switch role {
         case .tv:
-            let joined: TVJoined = try await call(
+            let joined: TVSeat = try await call(
                 "POST", "/v1/sessions/\(found.sessionId)/tv", body: ["joinCode": found.joinCode])
-            return Seat(role: .tv, sessionId: joined.sessionId, joinCode: joined.joinCode, token: joined.tvAuthToken)
+            return joined.seat
         case .host, .player:
             var body = ["role": role.rawValue, "joinCode": found.joinCode]
             if let name { body["name"] = name }
@@ -93,8 +90,8 @@ struct BoxAPI: Sendable {
 
     /// The kiosk's TV seat (`GET /v1/kiosk`, answered only on the box itself).
     func kioskSeat() async throws(ConsoleError) -> Seat {
-        let seat: KioskSeat = try await call("GET", "/v1/kiosk")
-        return Seat(role: .tv, sessionId: seat.sessionId, joinCode: seat.joinCode, token: seat.tvAuthToken)
+        let seat: TVSeat = try await call("GET", "/v1/kiosk")
+        return seat.seat
     }
 
     private func call<Reply: Decodable>(
