@@ -16,6 +16,18 @@ struct LiveConsoleTests {
         "\(LiveBox.console) \(arguments) --url \(box.baseURL); echo EXIT=$?"
     }
 
+    /// Panes "host" and "player": a host console in session `code`, then a player console named
+    /// `name` that joins with the code typed as `typed`; returns once the host's list shows the player.
+    static func hostAndPlayer(_ tmux: Tmux, _ box: LiveBox, code: String, typed: String, name: String) async throws {
+        try tmux.open("host")
+        try tmux.open("player")
+        try tmux.type("host", line: command(box, "join \(code) --as host"))
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+        try tmux.type("player", line: command(box, "join \(typed) --as player --name \(name)"))
+        try await tmux.wait("player", forText: "Waiting for the host to start")
+        try await tmux.wait("host", forText: "1. \(name)")
+    }
+
     @Test("the TV's QR code, read off the terminal, is the session's join URL; a resize keeps the screen whole")
     func tvQR() async throws {
         let box = try LiveBox()
@@ -52,12 +64,7 @@ struct LiveConsoleTests {
         let box = try LiveBox()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
-        try tmux.open("host")
-        try tmux.open("player")
-        try tmux.type("host", line: Self.command(box, "join \(session.code) --as host"))
-        try await tmux.wait("host", forText: "Waiting for players to join.")
-        try tmux.type("player", line: Self.command(box, "join \(session.code.lowercased()) --as player --name Ada"))
-        try await tmux.wait("player", forText: "Waiting for the host to start")
+        try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code.lowercased(), name: "Ada")
         try await tmux.wait("host", forText: "Press s to start the game.")
 
         try tmux.keys("host", "s")
@@ -151,12 +158,7 @@ struct LiveConsoleTests {
         let box = try LiveBox()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
-        try tmux.open("host")
-        try tmux.open("player")
-        try tmux.type("host", line: Self.command(box, "join \(session.code) --as host"))
-        try await tmux.wait("host", forText: "Waiting for players to join.")
-        try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Dag"))
-        try await tmux.wait("host", forText: "1. Dag")
+        try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code, name: "Dag")
         try tmux.keys("host", "x")
         try await tmux.wait("host", forText: "Kick which player?")
         try tmux.keys("host", "1")
