@@ -81,19 +81,3 @@ struct CrashRecoveryTests {
         table.closeAll()
     }
 }
-
-extension LiveTable {
-    /// The same participants, connected again (with their old tokens) to a restarted box.
-    func reconnected(to box: BoxProcess) -> LiveTable {
-        var table = LiveTable(box: box)
-        table.sessionId = sessionId
-        table.joinCode = joinCode
-        table.joinToken = joinToken
-        table.hostToken = hostToken
-        table.tvToken = tvToken
-        table.host = TestSocket(url: box.webSocketURL, token: hostToken)
-        table.tv = tv == nil ? nil : TestSocket(url: box.webSocketURL, token: tvToken)
-        table.players = players.map { ($0.id, $0.name, $0.token, TestSocket(url: box.webSocketURL, token: $0.token)) }
-        return table
-    }
-}

@@ -101,7 +101,7 @@ struct HostileInputTests {
         try await Task.sleep(for: .milliseconds(300))
         let after = try await table.host.latestSnapshot()
         #expect(after.version == before.version, "the session changed: \(before.version) → \(after.version)")
-        #expect(CrashCampaignTests.Checkpoint(after) == CrashCampaignTests.Checkpoint(before))
+        #expect(Checkpoint(after) == Checkpoint(before))
         #expect(after.lockedAnswers.isEmpty && after.clue == before.clue)
         let otherAfter = try await other.host.latestSnapshot()
         #expect(otherAfter.version == otherBefore.version)
