@@ -4,8 +4,7 @@
 extension Game {
     public func projection(for role: Role, participant: ParticipantID?, now: ServerTime) -> Projection {
         let isHost = role == .host
-        let inGame = phase != .lobby
-        let current = inGame ? round : nil
+        let current = roundInPlay
         let revealed = isHost || current?.revealed == true
 
         var projection = Projection(
@@ -71,7 +70,7 @@ extension Game {
     /// every player, so the box can encode that once per change rather than once per player.
     public func you(_ participant: ParticipantID) -> Projection.You? {
         guard let player = players.first(where: { $0.id == participant }) else { return nil }
-        let current = phase != .lobby ? round : nil
+        let current = roundInPlay
         let followup = phase == .followupQuestion ? current?.followup : nil
         return Projection.You(
             playerId: player.id, name: player.name, points: player.points,
@@ -79,4 +78,7 @@ extension Game {
             rank: 1 + players.filter { $0.points > player.points }.count,
             followupAnswer: followup?.answers[player.id])
     }
+
+    /// The round being played; in the lobby the last game's round is history, not shown to anyone.
+    private var roundInPlay: RoundState? { phase != .lobby ? round : nil }
 }
