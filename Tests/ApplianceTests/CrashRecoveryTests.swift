@@ -63,6 +63,79 @@ struct CrashRecoveryTests {
         #expect(hashes.allSatisfy { $0.count == 64 })
     }
 
+    @Test("A command that cannot be saved is refused, nobody hears of it, and the log keeps no gap")
+    func saveFails() async throws {
+        let box = try BoxProcess()
+        try box.start()
+        var table = try await LiveTable.open(
+            box, settings: ["introMs": 0, "destinationsCount": 1, "followupsPerDestination": 1],
+            players: ["Anna", "Björn"], tv: true)
+        let lobby = try await table.host.expectSnapshot { $0.players.filter(\.isConnected).count == 2 }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let database = try DatabaseQueue(path: box.databasePath, configuration: configuration)
+        let sessionId = table.sessionId
+        let next = try await database.read {
+            try Int.fetchOne($0, sql: "SELECT MAX(seq) FROM command WHERE sessionId = ?", arguments: [sessionId])
+        }.map { $0 + 1 }
+        // The disk refuses exactly the next command of this session (as a full disk would).
+        try await database.write {
+            try $0.execute(
+                sql: """
+                    CREATE TRIGGER refuse_one BEFORE INSERT ON command WHEN NEW.seq = \(next ?? 1)
+                    BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END
+                    """)
+        }
+        // The next clue comes right behind the start: it is applied before the start is saved, and
+        // then cannot be saved either (it would leave a gap in the log), or it finds the lobby.
+        table.host.send(.hostStartGame)
+        table.host.send(.hostNextClue)
+        let refused = try await table.host.expect("ERROR")
+        #expect(refused.payloadObject["code"] as? String == "STORAGE_UNAVAILABLE")
+        for socket in table.everyone {
+            let back = try await socket.expectSnapshot { $0.version > lobby.version }
+            #expect(back.phase == .lobby)
+            #expect(back.players.map(\.name) == ["Anna", "Björn"])
+        }
+        // A player who joins meanwhile is refused too, and is not seated.
+        let joined = try await table.http.post(
+            "/v1/sessions/\(sessionId)/join", ["name": "Cecilia", "joinToken": table.joinToken])
+        #expect(joined.status == 503)
+        #expect(joined.error == "STORAGE_UNAVAILABLE")
+
+        try await database.write { try $0.execute(sql: "DROP TRIGGER refuse_one") }
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        // Nothing of the lost start went out: before the real one, every snapshot showed the lobby.
+        for socket in table.everyone {
+            var phases: [Phase] = []
+            for text in await socket.allTexts() {
+                guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) else {
+                    continue
+                }
+                if case .stateSnapshot(let projection) = message.event { phases.append(projection.phase) }
+            }
+            let firstStarted = phases.firstIndex { $0 != .lobby } ?? phases.endIndex
+            #expect(phases[firstStarted...].allSatisfy { $0 != .lobby }, "no lobby after a start: \(phases)")
+            #expect(phases.filter { $0 != .lobby }.count >= 1)
+        }
+        // The log has no gap, and a restart replays it to the same game.
+        let seqs = try await database.read {
+            try Int.fetchAll(
+                $0, sql: "SELECT seq FROM command WHERE sessionId = ? ORDER BY seq", arguments: [sessionId])
+        }
+        #expect(seqs == Array(1...seqs.count))
+        let before = try await table.host.latestSnapshot()
+        box.kill()
+        try box.start()
+        table = table.reconnected(to: box)
+        let after = try await table.host.expectSnapshot { $0.phase == .clueLevel }
+        #expect(after.clue == before.clue)
+        #expect(after.players.map(\.name) == ["Anna", "Björn"])
+        table.closeAll()
+        box.stop()
+    }
+
     @Test("SIGTERM closes every socket with 1001; the session resumes after a restart")
     func gracefulShutdown() async throws {
         let box = try BoxProcess()

@@ -1,32 +1,34 @@
 import Core
 import Foundation
 import Logging
+import Synchronization
 
 /// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
-/// in arrival order. A command is applied to a copy of the game, written to the database, and only
-/// then does the room take the new state and send the effects out.
-///
-/// Saving is awaited (the journal commits many sessions' commands together), so the actor alone
-/// does not keep commands apart: every entry that changes the game first takes the room's turn.
+/// in arrival order. A command is applied at once and its save handed to the journal; its messages
+/// go out through the room's `Outbox` once it, and every command before it, is on disk. The room
+/// never waits for the disk itself, so a burst of commands costs one save each in the journal's
+/// group commits rather than one save after another. If a save fails, the room goes back to what
+/// is on disk (`rollBack`): nobody was sent anything of what was lost.
 actor SessionRoom {
     nonisolated let id: String
     nonisolated let joinCode: String
     private let record: SessionRecord
     private let environment: RoomEnvironment
-    private var logger: Logger
+    private let logger: Logger
+    private let outbox: Outbox
     private var game: Game
     private var seq: Int
+    /// The last save handed to the journal; its messages wait in the outbox until it is on disk.
+    private var ticket = 0
+    /// Saves up to this one were made before the last failure, and count for nothing.
+    private var rolledBackThrough = 0
     private var connections: [String: Connection] = [:]
     private var timer: (deadline: Deadline, task: Task<Void, Never>)?
-    /// How long to wait before firing a timer again after it could not be saved.
+    /// How long to wait before firing a timer again after a save failed or the timer was refused.
     private var timerRetryMs: Int64 = 0
-    /// Connections that could not take a message; they are detached once the current delivery is done.
-    private var lost: Set<String> = []
+    private var lastFailureAt: Int64 = 0
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
-    /// Whether someone has the turn, and who waits for it, first come first served.
-    private var turnTaken = false
-    private var turnQueue: [CheckedContinuation<Void, Never>] = []
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -37,6 +39,19 @@ actor SessionRoom {
         var logger = environment.logger
         logger[metadataKey: "session.id"] = "\(record.id)"
         self.logger = logger
+        outbox = Outbox(logger: logger)
+        var game = Self.replay(commands, of: record, environment: environment, logger: logger)
+        game.resetPresence(now: now)
+        game.resumeVersion(boot: boot)
+        self.game = game
+        // New commands go after everything stored, even what did not replay.
+        seq = commands.last?.seq ?? 0
+        idleSince = now
+    }
+
+    private static func replay(
+        _ commands: [CommandRecord], of record: SessionRecord, environment: RoomEnvironment, logger: Logger
+    ) -> Game {
         var game = Game(
             sessionId: record.id, joinCode: record.joinCode,
             joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
@@ -50,12 +65,7 @@ actor SessionRoom {
                 break
             }
         }
-        game.resetPresence(now: now)
-        game.resumeVersion(boot: boot)
-        self.game = game
-        // New commands go after everything stored, even what did not replay.
-        seq = commands.last?.seq ?? 0
-        idleSince = now
+        return game
     }
 
     var isEnded: Bool { game.isEnded }
@@ -93,10 +103,9 @@ actor SessionRoom {
     }
 
     /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
+    /// Returns once it is saved: the token must not be handed out before.
     func seat(_ role: Role, name: String?, now: Int64) async throws(BoxError) -> Seat {
-        await takeTurn()
-        defer { passTurn() }
-        return try await seat(role, name: name, now: now, newSession: nil)
+        try await seat(role, name: name, now: now, newSession: nil)
     }
 
     /// A new session: the room seats its creator, and the session row is written with that first command.
@@ -104,14 +113,8 @@ actor SessionRoom {
         record: SessionRecord, creator role: Role, environment: RoomEnvironment, now: Int64
     ) async throws(BoxError) -> (room: SessionRoom, seat: Seat) {
         let room = SessionRoom(record: record, commands: [], environment: environment, boot: 0, now: now)
-        let seat = try await room.seatCreator(role, record: record, now: now)
+        let seat = try await room.seat(role, name: nil, now: now, newSession: record)
         return (room, seat)
-    }
-
-    private func seatCreator(_ role: Role, record: SessionRecord, now: Int64) async throws(BoxError) -> Seat {
-        await takeTurn()
-        defer { passTurn() }
-        return try await seat(role, name: nil, now: now, newSession: record)
     }
 
     private func seat(
@@ -127,23 +130,19 @@ actor SessionRoom {
         }
         let participant = ParticipantRecord(
             id: participantId, sessionId: id, role: role, tokenHash: Secrets.hash(token), createdAt: now)
-        try await run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)
+        try await run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)?.wait()
         return Seat(participantId: participantId, token: token)
     }
 
-    /// Ends the session (DELETE by the host).
+    /// Ends the session (DELETE by the host); returns once that is saved.
     func end(reason: String, by actor: Actor, now: Int64) async throws(BoxError) {
-        await takeTurn()
-        defer { passTurn() }
-        try await run(.end(reason: reason), by: actor, now: now)
+        try await run(.end(reason: reason), by: actor, now: now)?.wait()
     }
 
     // MARK: Connections
 
     /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
-    func attach(_ connection: Connection, now: Int64) async -> Bool {
-        await takeTurn()
-        defer { passTurn() }
+    func attach(_ connection: Connection, now: Int64) -> Bool {
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections[connection.id] = connection
         idleSince = nil
@@ -152,46 +151,33 @@ actor SessionRoom {
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
             playerId: connection.participantId, projection: projection)
-        send(.welcome(welcome), to: connection, now: now)
-        send(.stateSnapshot(projection), to: connection, now: now)
+        var items: [Outbox.Item] = [
+            .text(connection, encode(.welcome(welcome), now: now)),
+            .text(connection, encode(.stateSnapshot(projection), now: now)),
+        ]
         if !effects.isEmpty {
-            deliver(effects, now: now)
-            broadcastSnapshots(now: now, except: connection.id)
+            items += messages(for: effects, now: now)
+            items += snapshots(now: now, except: connection.id)
         }
-        settleLost(now: now)
+        outbox.post(items, after: ticket)
         return true
     }
 
-    func detach(_ connectionId: String, now: Int64) async {
-        await takeTurn()
-        defer { passTurn() }
-        detachNow(connectionId, now: now)
-    }
-
-    private func detachNow(_ connectionId: String, now: Int64) {
+    func detach(_ connectionId: String, now: Int64) {
         guard let connection = connections.removeValue(forKey: connectionId) else { return }
         if connections.isEmpty { idleSince = now }
         let stillHere = connections.values.contains { $0.participantId == connection.participantId }
         guard !stillHere else { return }
         let effects = game.setConnected(connection.participantId, false, now: now)
         if !effects.isEmpty {
-            deliver(effects, now: now)
-            broadcastSnapshots(now: now)
+            outbox.post(messages(for: effects, now: now) + snapshots(now: now), after: ticket)
         }
-        settleLost(now: now)
-    }
-
-    /// Detaches the connections that could not take a message, as if they had closed.
-    private func settleLost(now: Int64) {
-        while let id = lost.popFirst() { detachNow(id, now: now) }
     }
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
     func endIfIdle(now: Int64, limitMs: Int64) async throws(BoxError) -> Bool {
-        await takeTurn()
-        defer { passTurn() }
         guard !game.isEnded, connections.isEmpty, let idleSince, now - idleSince >= limitMs else { return false }
-        try await run(.end(reason: "expired"), by: .box, now: now)
+        try await run(.end(reason: "expired"), by: .box, now: now)?.wait()
         return true
     }
 
@@ -201,9 +187,7 @@ actor SessionRoom {
     }
 
     /// A message from a connected client.
-    func receive(_ message: ClientMessage, from connectionId: String, now: Int64) async {
-        await takeTurn()
-        defer { passTurn() }
+    func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
         guard let connection = connections[connectionId] else { return }
         let actor = Actor.participant(connection.participantId)
         let command: Command
@@ -216,7 +200,8 @@ actor SessionRoom {
             send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
             return
         case .ping(let ping):
-            send(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), to: connection, now: now)
+            // Says nothing of the game, so it need not wait behind the saves: the clock sync stays quick.
+            connection.send(encode(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), now: now))
             return
         case .hostStartGame:
             guard game.role(of: connection.participantId) == .host else {
@@ -224,7 +209,7 @@ actor SessionRoom {
                 return
             }
             do {
-                try await startGameNow(by: .participant(connection.participantId), now: now)
+                try startGameNow(by: .participant(connection.participantId), now: now, origin: connection)
             } catch {
                 sendError(error, to: connection, now: now)
             }
@@ -245,22 +230,21 @@ actor SessionRoom {
         case .playerLeave: command = .leave
         }
         do {
-            try await run(command, by: actor, now: now)
+            try run(command, by: actor, now: now, origin: connection)
         } catch {
             sendError(error, to: connection, now: now)
         }
-        settleLost(now: now)
+    }
+
+    /// A kiosk's own start: returns once it is saved.
+    func startGame(by actor: Actor, now: Int64) async throws(BoxError) {
+        try await startGameNow(by: actor, now: now)?.wait()
     }
 
     /// HOST_START_GAME (or a kiosk's own start): the box draws this game's destinations, least
     /// recently played first.
-    func startGame(by actor: Actor, now: Int64) async throws(BoxError) {
-        await takeTurn()
-        defer { passTurn() }
-        try await startGameNow(by: actor, now: now)
-    }
-
-    private func startGameNow(by actor: Actor, now: Int64) async throws(BoxError) {
+    @discardableResult
+    private func startGameNow(by actor: Actor, now: Int64, origin: Connection? = nil) throws(BoxError) -> Save? {
         guard let pack = environment.packs[game.settings.packId] else {
             throw BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box")
         }
@@ -269,41 +253,24 @@ actor SessionRoom {
         let destinations = DestinationDraw.draw(
             game.settings.destinationsCount, from: pack, recentlyPlayed: recent, using: &generator)
         let played = destinations.map { PlayedRecord(packId: pack.packId, destinationId: $0.id, playedAt: now) }
-        try await run(.start(destinations: destinations), by: actor, now: now, played: played)
+        return try run(.start(destinations: destinations), by: actor, now: now, origin: origin, played: played)
     }
 
     /// A kiosk's own restart after the finale: back to the lobby with the same players.
     func restartByBox(now: Int64) async throws(BoxError) {
-        await takeTurn()
-        defer { passTurn() }
-        try await run(.restart, by: .box, now: now)
-    }
-
-    // MARK: Taking turns
-
-    /// Waits until no other command is between its start and its end in this room.
-    private func takeTurn() async {
-        if turnTaken {
-            await withCheckedContinuation { turnQueue.append($0) }
-        }
-        turnTaken = true
-    }
-
-    /// Hands the turn to the next in line, who then holds it from here.
-    private func passTurn() {
-        if turnQueue.isEmpty {
-            turnTaken = false
-        } else {
-            turnQueue.removeFirst().resume()
-        }
+        try await run(.restart, by: .box, now: now)?.wait()
     }
 
     // MARK: Running commands
 
+    /// Applies a command now. If it changed the game, its save goes to the journal and its
+    /// messages wait in the outbox for it; the returned `Save` is for callers that answer only once
+    /// it is on disk (REST). `origin` is the connection that sent it, told if the save fails.
+    @discardableResult
     private func run(
-        _ command: Command, by actor: Actor, now: Int64, newParticipant: ParticipantRecord? = nil,
-        played: [PlayedRecord] = [], newSession: SessionRecord? = nil
-    ) async throws(BoxError) {
+        _ command: Command, by actor: Actor, now: Int64, origin: Connection? = nil,
+        newParticipant: ParticipantRecord? = nil, played: [PlayedRecord] = [], newSession: SessionRecord? = nil
+    ) throws(BoxError) -> Save? {
         var next = game
         let effects: [Effect]
         do {
@@ -311,53 +278,94 @@ actor SessionRoom {
         } catch {
             throw BoxError(error)
         }
-        if next.version != game.version {
-            var write = BoxDatabase.Write(
-                command: CommandRecord(sessionId: id, seq: seq + 1, at: now, actor: actor, command: command),
-                newParticipant: newParticipant, played: played)
-            for effect in effects {
-                switch effect {
-                case .revoke(let participant): write.revoked.append(participant)
-                case .ended(let reason): write.endedReason = reason
-                case .send: break
-                }
-            }
-            do {
-                try await environment.database.journal.save(write, creating: newSession)
-            } catch {
-                logger.error("command not saved", metadata: ["error": "\(error)"])
-                throw .storage("\(error)")
-            }
-            seq += 1
+        guard next.version != game.version else {
             game = next
-            deliver(effects, now: now)
-            broadcastSnapshots(now: now)
-            finish(effects)
-            rescheduleTimer()
-        } else {
-            game = next
-            deliver(effects, now: now)
+            outbox.post(messages(for: effects, now: now), after: ticket)
+            return nil
         }
-        settleLost(now: now)
+        seq += 1
+        ticket += 1
+        var write = BoxDatabase.Write(
+            command: CommandRecord(sessionId: id, seq: seq, at: now, actor: actor, command: command),
+            newParticipant: newParticipant, played: played)
+        for effect in effects {
+            switch effect {
+            case .revoke(let participant): write.revoked.append(participant)
+            case .ended(let reason): write.endedReason = reason
+            case .send: break
+            }
+        }
+        let save = Save()
+        let (outbox, ticket) = (self.outbox, self.ticket)
+        environment.database.journal.submit(write, creating: newSession) { [weak self] result in
+            switch result {
+            case .success:
+                outbox.saved(ticket)
+                save.finish(.success(()))
+            case .failure(let error):
+                outbox.failed(ticket)
+                save.finish(.failure(.storage("\(error)")))
+                Task { await self?.rollBack(failed: ticket, error: error) }
+            }
+        }
+        game = next
+        outbox.post(
+            messages(for: effects, now: now) + snapshots(now: now) + closing(effects), after: ticket, origin: origin)
+        rescheduleTimer()
+        return save
     }
 
-    private func fire(_ deadline: Deadline) async {
-        await takeTurn()
-        defer { passTurn() }
+    /// A save failed (a full disk, say): the room goes back to what is on disk. Every later
+    /// command of the room fails its save too (the journal keeps a session's log without gaps), so
+    /// this runs once per failure; what waited in the outbox is dropped, the clients whose commands
+    /// were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the state on disk.
+    private func rollBack(failed: Int, error: any Error) {
+        guard failed > rolledBackThrough else { return }
+        let now = ServerClock.now()
+        logger.error("command not saved, back to the saved state", metadata: ["error": "\(error)"])
+        do {
+            let commands = try environment.database.commands(of: id)
+            var saved = Self.replay(commands, of: record, environment: environment, logger: logger)
+            saved.resetPresence(now: now)
+            for participant in Set(connections.values.map(\.participantId)) {
+                _ = saved.setConnected(participant, true, now: now)
+            }
+            saved.continueVersion(after: game.version)
+            game = saved
+            seq = commands.last?.seq ?? 0
+        } catch {
+            // Kept as it is; the next save fails its sequence check and brings the room back here.
+            logger.error("command log not read back", metadata: ["error": "\(error)"])
+        }
+        rolledBackThrough = ticket
+        let dropped = outbox.reset(lastTicket: ticket)
+        for connection in dropped.closing where connections[connection.id] == nil {
+            // Its kick (or the session's end) was lost: it reconnects to the state on disk.
+            connection.close(code: 1011, reason: "STORAGE_UNAVAILABLE")
+        }
+        var items: [Outbox.Item] = []
+        for connection in dropped.origins where connections[connection.id] != nil {
+            items.append(.text(connection, encode(.error(BoxError.storage("\(error)").payload), now: now)))
+        }
+        outbox.post(items + snapshots(now: now), after: ticket)
+        timerRetryMs = now - lastFailureAt < 60_000 ? min(30_000, max(1_000, timerRetryMs * 2)) : 1_000
+        lastFailureAt = now
+        rescheduleTimer(notBefore: now + timerRetryMs)
+    }
+
+    private func fire(_ deadline: Deadline) {
         guard timer?.deadline == deadline else { return }
         timer = nil
         let now = max(ServerClock.now(), deadline.at)
         do {
-            try await run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
-            timerRetryMs = 0
+            try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
         } catch {
             logger.warning(
                 "timer not applied", metadata: ["timer.id": "\(deadline.timerId)", "error": "\(error.message)"])
-            // Not saved (say the disk is full): try again later, backing off to once every 30 s.
+            // Try again later, backing off to once every 30 s, rather than at once and forever.
             timerRetryMs = min(30_000, max(1_000, timerRetryMs * 2))
             rescheduleTimer(notBefore: now + timerRetryMs)
         }
-        settleLost(now: now)
     }
 
     private func rescheduleTimer(notBefore: Int64? = nil) {
@@ -376,29 +384,35 @@ actor SessionRoom {
         timer = (next, task)
     }
 
-    /// After the events went out: revoked participants and ended sessions lose their connections.
-    private func finish(_ effects: [Effect]) {
+    /// Revoked participants and ended sessions lose their connections, after the events went out.
+    private func closing(_ effects: [Effect]) -> [Outbox.Item] {
+        var items: [Outbox.Item] = []
         for effect in effects {
             switch effect {
             case .revoke(let participant):
                 for connection in connections.values where connection.participantId == participant {
-                    connection.close(code: 4003, reason: "REVOKED")
+                    items.append(.close(connection, code: 4003, reason: "REVOKED"))
                     connections[connection.id] = nil
                 }
             case .ended:
                 timer?.task.cancel()
                 timer = nil
-                for connection in connections.values { connection.close(code: 1000, reason: "SESSION_ENDED") }
+                for connection in connections.values {
+                    items.append(.close(connection, code: 1000, reason: "SESSION_ENDED"))
+                }
                 connections.removeAll()
             case .send:
                 break
             }
         }
+        return items
     }
 
     // MARK: Sending
 
-    private func deliver(_ effects: [Effect], now: Int64) {
+    /// The effects' events as text for their recipients; sounds are started on the box's speaker.
+    private func messages(for effects: [Effect], now: Int64) -> [Outbox.Item] {
+        var items: [Outbox.Item] = []
         for case .send(var event, let audience) in effects {
             if case .audioPlay(var play) = event {
                 play.url = "/v1/sessions/\(id)/assets/\(play.clipId)"
@@ -421,12 +435,15 @@ actor SessionRoom {
             }
             guard !recipients.isEmpty else { continue }
             let text = encode(event, now: now)
-            for connection in recipients { push(text, to: connection) }
+            for connection in recipients { items.append(.text(connection, text)) }
         }
+        return items
     }
 
-    /// Host and TV each have one projection; players share theirs but for `you` (`PlayerSnapshot`).
-    private func broadcastSnapshots(now: Int64, except skipped: String? = nil) {
+    /// Every connection's STATE_SNAPSHOT. Host and TV each have one projection; players share
+    /// theirs but for `you` (`PlayerSnapshot`).
+    private func snapshots(now: Int64, except skipped: String? = nil) -> [Outbox.Item] {
+        var items: [Outbox.Item] = []
         var shared: [Role: String] = [:]
         var players: PlayerSnapshot?
         for connection in connections.values where connection.id != skipped {
@@ -449,8 +466,9 @@ actor SessionRoom {
                 players = snapshot
                 text = snapshot.text(for: game.you(connection.participantId))
             }
-            push(text, to: connection)
+            items.append(.text(connection, text))
         }
+        return items
     }
 
     /// The connection's projection, with the join link at the box's current address.
@@ -464,24 +482,13 @@ actor SessionRoom {
         return projection
     }
 
-    func send(_ event: ServerEvent, to connection: Connection, now: Int64) {
-        push(encode(event, now: now), to: connection)
+    /// One message to one connection, after everything the room has sent before it.
+    private func send(_ event: ServerEvent, to connection: Connection, now: Int64) {
+        outbox.post([.text(connection, encode(event, now: now))], after: ticket)
     }
 
-    func sendError(_ error: BoxError, to connection: Connection, now: Int64) {
+    private func sendError(_ error: BoxError, to connection: Connection, now: Int64) {
         send(.error(error.payload), to: connection, now: now)
-    }
-
-    private func push(_ text: String, to connection: Connection) {
-        let delivery = connection.send(text)
-        if delivery != .queued, connections[connection.id] != nil {
-            if delivery == .overflowed {
-                logger.warning(
-                    "connection dropped: not reading",
-                    metadata: ["connection.id": "\(connection.id)", "participant.id": "\(connection.participantId)"])
-            }
-            lost.insert(connection.id)
-        }
     }
 
     private func encode(_ event: ServerEvent, now: Int64) -> String {
@@ -493,5 +500,32 @@ extension SessionRoom {
     /// Closes every connection (box shutdown); the session itself stays live and resumes after a restart.
     func closeAll(code: UInt16, reason: String) {
         for connection in connectionsSnapshot { connection.close(code: code, reason: reason) }
+    }
+
+    /// A command's save, for the callers that answer only once it is on disk.
+    final class Save: Sendable {
+        private let state = Mutex<
+            (result: Result<Void, BoxError>?, waiter: CheckedContinuation<Result<Void, BoxError>, Never>?)
+        >((nil, nil))
+
+        func finish(_ result: Result<Void, BoxError>) {
+            let waiter = state.withLock { state in
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+
+        func wait() async throws(BoxError) {
+            let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, BoxError>, Never>) in
+                let done = state.withLock { state in
+                    if state.result == nil { state.waiter = waiter }
+                    return state.result
+                }
+                if let done { waiter.resume(returning: done) }
+            }
+            try result.get()
+        }
     }
 }

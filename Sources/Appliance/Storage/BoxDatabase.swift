@@ -127,6 +127,13 @@ struct BoxDatabase: Sendable {
         }
     }
 
+    /// One session's command log, in order.
+    func commands(of sessionId: String) throws -> [CommandRecord] {
+        try writer.read { db in
+            try CommandRecord.filter(Column("sessionId") == sessionId).order(Column("seq")).fetchAll(db)
+        }
+    }
+
     func session(_ id: String) throws -> SessionRecord? {
         try writer.read { db in try SessionRecord.fetchOne(db, key: id) }
     }

@@ -5,13 +5,29 @@ import Synchronization
 /// Group commit for the command log. Every write that arrives while a transaction is being made
 /// durable goes into the next one, so a burst of commands from many sessions costs one fsync rather
 /// than one each; and the waiting happens on the journal's own queue, never on one of the few
-/// threads that every socket and session room needs. A write's caller resumes only once its
-/// transaction is on disk: nothing is sent before it is saved, as before.
+/// threads that every socket and session room needs. Writes are saved, and reported, in the order
+/// they were submitted.
+///
+/// A session's commands must be saved without a gap: a command whose `seq` does not follow the
+/// last one saved for its session fails. A room submits its next command before the previous one
+/// is on disk; if that one fails, everything the room submitted after it fails too, and the room
+/// goes back to what is on disk.
 final class Journal: Sendable {
+    typealias Completion = @Sendable (Result<Void, any Error>) -> Void
+
+    struct OutOfSequence: Error, CustomStringConvertible {
+        var sessionId: String
+        var seq: Int
+        var last: Int
+        var description: String {
+            "command \(seq) of session \(sessionId) does not follow the last one saved (\(last))"
+        }
+    }
+
     private struct Entry: Sendable {
         var session: SessionRecord?
         var write: BoxDatabase.Write
-        var done: CheckedContinuation<Void, any Error>
+        var done: Completion
     }
 
     private struct State {
@@ -25,16 +41,15 @@ final class Journal: Sendable {
 
     init(writer: any DatabaseWriter) { self.writer = writer }
 
-    /// Saves one command's changes (and the session row, for a session's first command).
-    func save(_ write: BoxDatabase.Write, creating session: SessionRecord? = nil) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            let start = state.withLock { state in
-                state.waiting.append(Entry(session: session, write: write, done: done))
-                defer { state.flushing = true }
-                return !state.flushing
-            }
-            if start { queue.async { self.flush() } }
+    /// Queues one command's changes (and the session row, for a session's first command);
+    /// `done` is called on the journal's queue once they are on disk, or could not be saved.
+    func submit(_ write: BoxDatabase.Write, creating session: SessionRecord? = nil, done: @escaping Completion) {
+        let start = state.withLock { state in
+            state.waiting.append(Entry(session: session, write: write, done: done))
+            defer { state.flushing = true }
+            return !state.flushing
         }
+        if start { queue.async { self.flush() } }
     }
 
     private func flush() {
@@ -46,7 +61,7 @@ final class Journal: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            for (entry, result) in zip(batch, commit(batch)) { entry.done.resume(with: result) }
+            for (entry, result) in zip(batch, commit(batch)) { entry.done(result) }
         }
     }
 
@@ -60,6 +75,7 @@ final class Journal: Sendable {
                     do {
                         try db.inSavepoint {
                             if let session = entry.session { try session.insert(db) }
+                            try Self.checkSequence(entry.write.command, in: db)
                             try BoxDatabase.apply(entry.write, in: db)
                             return .commit
                         }
@@ -73,5 +89,14 @@ final class Journal: Sendable {
             return batch.map { _ in .failure(error) }
         }
         return results
+    }
+
+    private static func checkSequence(_ command: CommandRecord, in db: Database) throws {
+        let last =
+            try Int.fetchOne(
+                db, sql: "SELECT MAX(seq) FROM command WHERE sessionId = ?", arguments: [command.sessionId]) ?? 0
+        guard command.seq == last + 1 else {
+            throw OutOfSequence(sessionId: command.sessionId, seq: command.seq, last: last)
+        }
     }
 }

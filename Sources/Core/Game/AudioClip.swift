@@ -56,4 +56,10 @@ extension Game {
     public mutating func resumeVersion(boot: Int) {
         version = (boot << 32) + version
     }
+
+    /// Moves `version` past `seen`, for a game rebuilt from its log while the box runs (after a
+    /// command could not be saved): its clients must still see the version go up.
+    public mutating func continueVersion(after seen: Int) {
+        version = max(version, seen + 1)
+    }
 }
