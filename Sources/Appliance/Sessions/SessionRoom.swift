@@ -29,6 +29,11 @@ actor SessionRoom {
     private var lastFailureAt: Int64 = 0
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
+    /// What waits for the room's next free moment (`sendDue`): a LOBBY_UPDATED for presence
+    /// changes, and everyone's snapshot.
+    private var lobbyDue = false
+    private var snapshotsDue = false
+    private var sendDueScheduled = false
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -146,20 +151,17 @@ actor SessionRoom {
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections[connection.id] = connection
         idleSince = nil
-        let effects = game.setConnected(connection.participantId, true, now: now)
+        let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
         let projection = view(for: connection, now: now)
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
             playerId: connection.participantId, projection: projection)
-        var items: [Outbox.Item] = [
-            .text(connection, encode(.welcome(welcome), now: now)),
-            .text(connection, encode(.stateSnapshot(projection), now: now)),
-        ]
-        if !effects.isEmpty {
-            items += messages(for: effects, now: now)
-            items += snapshots(now: now, except: connection.id)
-        }
-        outbox.post(items, after: ticket)
+        outbox.post(
+            [
+                .text(connection, encode(.welcome(welcome), now: now)),
+                .text(connection, encode(.stateSnapshot(projection), now: now)),
+            ], after: ticket)
+        if presenceChanged { sendSoon(lobby: true) }
         return true
     }
 
@@ -168,10 +170,7 @@ actor SessionRoom {
         if connections.isEmpty { idleSince = now }
         let stillHere = connections.values.contains { $0.participantId == connection.participantId }
         guard !stillHere else { return }
-        let effects = game.setConnected(connection.participantId, false, now: now)
-        if !effects.isEmpty {
-            outbox.post(messages(for: effects, now: now) + snapshots(now: now), after: ticket)
-        }
+        if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendSoon(lobby: true) }
     }
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
@@ -309,8 +308,15 @@ actor SessionRoom {
             }
         }
         game = next
-        outbox.post(
-            messages(for: effects, now: now) + snapshots(now: now) + closing(effects), after: ticket, origin: origin)
+        var items = messages(for: effects, now: now)
+        let closing = closing(effects)
+        if closing.isEmpty {
+            sendSoon()
+        } else {
+            // Those who go get the state they leave in first.
+            items += dueItems(now: now, snapshots: true) + closing
+        }
+        outbox.post(items, after: ticket, origin: origin)
         rescheduleTimer()
         return save
     }
@@ -409,6 +415,34 @@ actor SessionRoom {
     }
 
     // MARK: Sending
+
+    /// Snapshots (and, for presence changes, a LOBBY_UPDATED) go out at the room's next free
+    /// moment: after a burst of commands or connections (every player answering at once, a table
+    /// sitting down) each client gets one of each for the state after all of them, rather than one
+    /// per command. They still come after the events they follow, and never show an older state.
+    private func sendSoon(lobby: Bool = false) {
+        lobbyDue = lobbyDue || lobby
+        snapshotsDue = true
+        guard !sendDueScheduled else { return }
+        sendDueScheduled = true
+        Task { self.sendDue() }
+    }
+
+    private func sendDue() {
+        sendDueScheduled = false
+        outbox.post(dueItems(now: ServerClock.now()), after: ticket)
+    }
+
+    /// What is due (a LOBBY_UPDATED, snapshots, or with `snapshots` those in any case); after
+    /// this nothing is.
+    private func dueItems(now: Int64, snapshots forced: Bool = false) -> [Outbox.Item] {
+        var items: [Outbox.Item] = []
+        if lobbyDue { items += messages(for: [.send(.lobbyUpdated(game.lobby(at: now)), to: .everyone)], now: now) }
+        if snapshotsDue || forced { items += snapshots(now: now) }
+        lobbyDue = false
+        snapshotsDue = false
+        return items
+    }
 
     /// The effects' events as text for their recipients; sounds are started on the box's speaker.
     private func messages(for effects: [Effect], now: Int64) -> [Outbox.Item] {

@@ -29,11 +29,19 @@ struct PlayerSnapshot {
         shared = text
         // `you` is the projection's last key but one, and a key's quotes are never escaped, so the
         // last `"you":null` in the text is the key itself, whatever the strings before it hold.
-        let marker = #""you":null"#
-        parts = text.range(of: marker, options: .backwards).map { range in
-            let value = text.index(range.lowerBound, offsetBy: marker.count - "null".count)
-            return (text[..<value], text[range.upperBound...])
+        // Searched for in the UTF-8 bytes, from the end: the snapshot of a full table is 15 KB.
+        let marker = Array(#""you":null"#.utf8)
+        let bytes = text.utf8
+        var end = bytes.endIndex
+        var found: (value: String.Index, end: String.Index)?
+        while found == nil, let start = bytes.index(end, offsetBy: -marker.count, limitedBy: bytes.startIndex) {
+            if bytes[start..<end].elementsEqual(marker) {
+                found = (bytes.index(start, offsetBy: marker.count - 4), end)
+            } else {
+                end = bytes.index(before: end)
+            }
         }
+        parts = found.map { (text[..<$0.value], text[$0.end...]) }
     }
 
     func text(for you: Projection.You?) -> String {

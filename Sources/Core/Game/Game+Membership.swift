@@ -90,7 +90,7 @@ extension Game {
         PlayerView(playerId: player.id, name: player.name, isConnected: isConnected(player.id), points: player.points)
     }
 
-    func lobby(at now: ServerTime) -> LobbyUpdated {
+    public func lobby(at now: ServerTime) -> LobbyUpdated {
         LobbyUpdated(players: players.map(view(of:)), hasHost: hasHost(at: now), hasTv: hasTv, settings: settings)
     }
 }
