@@ -1,5 +1,4 @@
 import Core
-import Foundation
 
 /// Server messages as the text frames that go on the socket.
 enum WireEncoder {
@@ -8,10 +7,8 @@ enum WireEncoder {
     }
 
     static func json<Value: Encodable>(_ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        // Our own plain Codable types always encode.
-        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+        // Our own plain Codable types always encode (a Double that is not finite would not).
+        String(decoding: try! StreamingJSONEncoder.encode(value), as: UTF8.self)
     }
 }
 
