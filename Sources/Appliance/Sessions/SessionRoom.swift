@@ -476,11 +476,11 @@ actor SessionRoom {
 
     /// Every connection's STATE_SNAPSHOT. Host and TV each have one projection; players share
     /// theirs but for `you` (`PlayerSnapshot`).
-    private func snapshots(now: Int64, except skipped: String? = nil) -> [Outbox.Item] {
+    private func snapshots(now: Int64) -> [Outbox.Item] {
         var items: [Outbox.Item] = []
         var shared: [Role: String] = [:]
         var players: PlayerSnapshot?
-        for connection in connections.values where connection.id != skipped {
+        for connection in connections.values {
             let text: String
             switch connection.role {
             case .host, .tv:
