@@ -99,6 +99,10 @@ struct StreamingJSONEncoderTests {
         #expect(try Self.same([String: [Int]]()))
         #expect(try Self.same([[String]]()))
         #expect(try Self.same([Int64.max, Int64.min]))
+        #expect(try Self.same(["u": [UInt64.max], "i": [UInt64(Int32.min.magnitude)]]))
+        #expect(try Self.same([Int32.min, 7]))
+        #expect(try Self.same([Float(1.5), -2]))
+        #expect(try Self.same([true, false]))
         #expect(try Self.same(["k\"\\\u{7}": Self.tricky]))
         #expect(try Self.same([String?.none, "x"]))
         #expect(throws: EncodingError.self) { try StreamingJSONEncoder.encode([Double.nan]) }

@@ -8,7 +8,7 @@
 enum StreamingJSONEncoder {
     static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let writer = JSONByteWriter()
-        try writer.value(value, path: [])
+        try writer.value(value)
         return writer.bytes
     }
 }
@@ -22,26 +22,45 @@ private final class JSONByteWriter {
     init() { bytes.reserveCapacity(512) }
 
     /// Writes one value. Containers its `encode(to:)` opened are closed when it returns.
-    func value<Value: Encodable>(_ value: Value, path: [any CodingKey]) throws {
-        switch value {
-        case let string as String: self.string(string)
-        case let bool as Bool: literal(bool ? "true" : "false")
-        case let int as Int: literal(String(int))
-        case let int as Int64: literal(String(int))
-        case let int as Int32: literal(String(int))
-        case let int as UInt: literal(String(int))
-        case let int as UInt64: literal(String(int))
-        case let double as Double: try number(double, path: path)
-        case let float as Float: try number(Double(float), path: path)
-        default:
+    func value<Value: Encodable>(_ value: Value) throws {
+        // Compared by type first: a cast of every value to each of these would cost more than the
+        // writing (the concrete `encode` overloads below catch most of them before they get here).
+        if Value.self == String.self {
+            string(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Int.self {
+            integer(unsafeBitCast(value, to: Int.self))
+        } else if Value.self == Bool.self {
+            literal(unsafeBitCast(value, to: Bool.self) ? "true" : "false")
+        } else if Value.self == Int64.self {
+            integer(unsafeBitCast(value, to: Int64.self))
+        } else if Value.self == Double.self {
+            try number(unsafeBitCast(value, to: Double.self))
+        } else if Value.self == Float.self {
+            try number(Double(unsafeBitCast(value, to: Float.self)))
+        } else if let integer = Self.otherInteger(value) {
+            literal(integer)
+        } else {
             let depth = open.count
             let start = bytes.count
-            try value.encode(to: StreamingEncoder(writer: self, level: depth, codingPath: path))
+            try value.encode(to: StreamingEncoder(writer: self, level: depth))
             close(to: depth)
             // A value that encoded nothing at all is an empty object, as JSONEncoder writes it.
             if bytes.count == start { literal("{}") }
         }
     }
+
+    func integer(_ value: some BinaryInteger) { literal(String(value)) }
+
+    /// The integer types the wire does not use, which would otherwise come back here through their
+    /// own `encode(to:)` for ever.
+    private static func otherInteger<Value>(_ value: Value) -> String? {
+        let type = ObjectIdentifier(Value.self)
+        return otherIntegerTypes.contains(type) ? "\(value)" : nil
+    }
+
+    private static let otherIntegerTypes: [ObjectIdentifier] = [
+        Int8.self, Int16.self, Int32.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self,
+    ].map { ObjectIdentifier($0 as Any.Type) }
 
     /// Opens a container for the encoder at `level`, or finds the one it already opened there
     /// (a value may ask for its keyed container more than once).
@@ -79,10 +98,10 @@ private final class JSONByteWriter {
 
     func literal(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    func number(_ value: Double, path: [any CodingKey]) throws {
+    func number(_ value: Double) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: path, debugDescription: "\(value) is not a JSON number"))
+                value, .init(codingPath: [], debugDescription: "\(value) is not a JSON number"))
         }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -114,29 +133,31 @@ private struct StreamingEncoder: Encoder {
     let writer: JSONByteWriter
     /// How many containers were open when this value began: its own container goes at this index.
     let level: Int
-    var codingPath: [any CodingKey]
+    /// Not kept: it would cost an allocation per value, and only an error message would use it.
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(
             KeyedContainer(
-                writer: writer, index: writer.openContainer(isObject: true, level: level), codingPath: codingPath))
+                writer: writer, index: writer.openContainer(isObject: true, level: level)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         UnkeyedContainer(
-            writer: writer, index: writer.openContainer(isObject: false, level: level), codingPath: codingPath)
+            writer: writer, index: writer.openContainer(isObject: false, level: level))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueContainer(writer: writer, codingPath: codingPath)
+        SingleValueContainer(writer: writer)
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let writer: JSONByteWriter
     let index: Int
-    var codingPath: [any CodingKey]
+    /// Not kept: it would cost an allocation per value, and only an error message would use it.
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
         writer.member(of: index, key: key.stringValue)
@@ -145,43 +166,68 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         writer.member(of: index, key: key.stringValue)
-        try writer.value(value, path: codingPath + [key])
+        try writer.value(value)
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        writer.member(of: index, key: key.stringValue)
+        writer.string(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        writer.member(of: index, key: key.stringValue)
+        writer.literal(value ? "true" : "false")
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        writer.member(of: index, key: key.stringValue)
+        writer.integer(value)
+    }
+
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        writer.member(of: index, key: key.stringValue)
+        writer.integer(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        writer.member(of: index, key: key.stringValue)
+        try writer.number(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         writer.member(of: index, key: key.stringValue)
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath + [key]).container(
+        return StreamingEncoder(writer: writer, level: index + 1).container(
             keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         writer.member(of: index, key: key.stringValue)
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath + [key]).unkeyedContainer()
+        return StreamingEncoder(writer: writer, level: index + 1).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         writer.member(of: index, key: "super")
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath)
+        return StreamingEncoder(writer: writer, level: index + 1)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         writer.member(of: index, key: key.stringValue)
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath + [key])
+        return StreamingEncoder(writer: writer, level: index + 1)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let writer: JSONByteWriter
     let index: Int
-    var codingPath: [any CodingKey]
+    /// Not kept: it would cost an allocation per value, and only an error message would use it.
+    var codingPath: [any CodingKey] { [] }
     private(set) var count = 0
 
-    init(writer: JSONByteWriter, index: Int, codingPath: [any CodingKey]) {
+    init(writer: JSONByteWriter, index: Int) {
         self.writer = writer
         self.index = index
-        self.codingPath = codingPath
     }
 
     private mutating func next() {
@@ -196,7 +242,17 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         next()
-        try writer.value(value, path: codingPath)
+        try writer.value(value)
+    }
+
+    mutating func encode(_ value: String) throws {
+        next()
+        writer.string(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        next()
+        writer.integer(value)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -205,25 +261,31 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         NestedKey
     > {
         next()
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath).container(keyedBy: keyType)
+        return StreamingEncoder(writer: writer, level: index + 1).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         next()
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath).unkeyedContainer()
+        return StreamingEncoder(writer: writer, level: index + 1).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         next()
-        return StreamingEncoder(writer: writer, level: index + 1, codingPath: codingPath)
+        return StreamingEncoder(writer: writer, level: index + 1)
     }
 }
 
 /// A value that is one string, number, boolean or null (an enum's raw value, an optional).
 private struct SingleValueContainer: SingleValueEncodingContainer {
     let writer: JSONByteWriter
-    var codingPath: [any CodingKey]
+    /// Not kept: it would cost an allocation per value, and only an error message would use it.
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws { writer.literal("null") }
-    mutating func encode<T: Encodable>(_ value: T) throws { try writer.value(value, path: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try writer.value(value) }
+    mutating func encode(_ value: String) throws { writer.string(value) }
+    mutating func encode(_ value: Bool) throws { writer.literal(value ? "true" : "false") }
+    mutating func encode(_ value: Int) throws { writer.integer(value) }
+    mutating func encode(_ value: Int64) throws { writer.integer(value) }
+    mutating func encode(_ value: Double) throws { try writer.number(value) }
 }

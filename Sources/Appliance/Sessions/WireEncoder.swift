@@ -18,7 +18,8 @@ enum WireEncoder {
 struct PlayerSnapshot {
     private let shared: String
     /// The shared text around its `"you":null`; nil if it has none (then it is sent as it is).
-    private let parts: (head: Substring, tail: Substring)?
+    /// Kept as strings: joining substrings counts their characters first, all 15 KB of them.
+    private let parts: (head: String, tail: String)?
 
     /// `message` is a STATE_SNAPSHOT of a player projection without `you`.
     init(_ message: ServerMessage) {
@@ -38,7 +39,7 @@ struct PlayerSnapshot {
                 end = bytes.index(before: end)
             }
         }
-        parts = found.map { (text[..<$0.value], text[$0.end...]) }
+        parts = found.map { (String(text[..<$0.value]), String(text[$0.end...])) }
     }
 
     func text(for you: Projection.You?) -> String {
