@@ -127,8 +127,7 @@ struct HostileInputTests {
         var checked = 0
         /// Sends every command a role may not send and expects FORBIDDEN for each, state unchanged.
         func refusals(in phase: Phase) async throws {
-            // Presence updates and snapshots go out at the room's next free moment: let them land.
-            try await Task.sleep(for: .milliseconds(200))
+            try await table.settle()
             let before = try await table.host.latestSnapshot()
             #expect(before.phase == phase)
             for (socket, role) in roles {
@@ -200,6 +199,7 @@ struct HostileInputTests {
         defer { box.stop() }
         let mine = try await LiveTable.open(box, players: ["Anna"])
         let theirs = try await LiveTable.open(box, players: ["Dora"])
+        try await theirs.settle()
         let before = try await theirs.host.latestSnapshot()
         var random = SplitMix64(seed: 99)
         func token() -> String {

@@ -9,11 +9,14 @@ struct BoxRequestContext: RequestContext, WebSocketRequestContext, RemoteAddress
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
+    /// The connection's channel, for the WebSocket writer (`SocketController`).
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// Bodies above the contract's 16 KiB are refused before they are read in full.

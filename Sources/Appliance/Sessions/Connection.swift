@@ -3,6 +3,8 @@ import Synchronization
 
 /// One WebSocket client of a session: who it is, and a bounded queue of messages waiting to be
 /// written. A client that stops reading fills its queue and is dropped; it never slows the others.
+/// The socket's writer takes everything queued at once (`next`), so a burst of messages costs one
+/// write to the socket rather than one each.
 final class Connection: Sendable {
     enum Outgoing: Sendable {
         case text(String)
@@ -15,19 +17,26 @@ final class Connection: Sendable {
     let id: String
     let participantId: ParticipantID
     let role: Role
-    let outgoing: AsyncStream<Outgoing>
     /// Ends when the connection must go at once (its queue overflowed).
     let dropped: AsyncStream<Void>
-    private let queue: AsyncStream<Outgoing>.Continuation
     private let dropSignal: AsyncStream<Void>.Continuation
-    private let closing = Mutex(false)
+
+    private struct Queue {
+        var items: [Outgoing] = []
+        /// The writer, waiting for the next message.
+        var writer: CheckedContinuation<[Outgoing], Never>?
+        /// A close is queued, or the connection was dropped: nothing more is taken.
+        var closing = false
+        /// Dropped: what is queued is thrown away, and the writer stops.
+        var gone = false
+    }
+
+    private let queue = Mutex(Queue())
 
     init(id: String, participantId: ParticipantID, role: Role) {
         self.id = id
         self.participantId = participantId
         self.role = role
-        (outgoing, queue) = AsyncStream.makeStream(
-            of: Outgoing.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         (dropped, dropSignal) = AsyncStream.makeStream(of: Void.self)
     }
 
@@ -43,32 +52,63 @@ final class Connection: Sendable {
     /// Queues a message, unless the connection is closing; a full queue drops the connection.
     @discardableResult
     func send(_ text: String) -> Delivery {
-        guard !closing.withLock({ $0 }) else { return .closed }
-        switch queue.yield(.text(text)) {
-        case .enqueued: return .queued
-        case .dropped:
-            drop()
-            return .overflowed
-        case .terminated: return .closed
-        @unknown default: return .closed
-        }
+        let delivery = enqueue(.text(text))
+        if delivery == .overflowed { drop() }
+        return delivery
     }
 
     /// Sends what is queued, then a close frame with `code`.
     func close(code: UInt16, reason: String) {
-        guard
-            closing.withLock({
-                let was = $0; $0 = true; return !was
-            })
-        else { return }
-        if case .dropped = queue.yield(.close(code: code, reason: reason)) { drop() }
-        queue.finish()
+        if enqueue(.close(code: code, reason: reason), closing: true) == .overflowed { drop() }
     }
 
     /// Gives up on the connection without waiting for its queue.
     func drop() {
-        closing.withLock { $0 = true }
-        queue.finish()
+        let writer = queue.withLock { queue in
+            queue.closing = true
+            queue.gone = true
+            queue.items = []
+            defer { queue.writer = nil }
+            return queue.writer
+        }
+        writer?.resume(returning: [])
         dropSignal.finish()
+    }
+
+    /// Everything queued since the last call, waiting for at least one message; empty once the
+    /// connection is dropped, after its close has been taken, or when the waiting task is cancelled
+    /// (the socket is going).
+    func next() async -> [Outgoing] {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (writer: CheckedContinuation<[Outgoing], Never>) in
+                let ready = queue.withLock { queue -> [Outgoing]? in
+                    if !queue.items.isEmpty || queue.gone || queue.closing {
+                        defer { queue.items = [] }
+                        return queue.items
+                    }
+                    queue.writer = writer
+                    return nil
+                }
+                if let ready { writer.resume(returning: ready) }
+            }
+        } onCancel: {
+            drop()
+        }
+    }
+
+    private func enqueue(_ item: Outgoing, closing: Bool = false) -> Delivery {
+        let (delivery, writer) = queue.withLock { queue -> (Delivery, CheckedContinuation<[Outgoing], Never>?) in
+            guard !queue.closing else { return (.closed, nil) }
+            guard queue.items.count < Self.queueLimit else { return (.overflowed, nil) }
+            queue.closing = closing
+            if let writer = queue.writer {
+                queue.writer = nil
+                return (.queued, writer)
+            }
+            queue.items.append(item)
+            return (.queued, nil)
+        }
+        writer?.resume(returning: [item])
+        return delivery
     }
 }

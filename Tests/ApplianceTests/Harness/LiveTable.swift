@@ -85,6 +85,10 @@ struct LiveTable {
         players[index].socket.send(.brakeAnswerSubmit(.init(answerText: answer)))
     }
 
+    /// Presence updates and snapshots go out at the room's next free moment: lets them land, so a
+    /// snapshot read next is the newest.
+    func settle() async throws { try await Task.sleep(for: .milliseconds(200)) }
+
     func closeAll() { for socket in everyone { socket.close() } }
 
     /// The same participants, connected again (with their old tokens) to a restarted box.
