@@ -50,7 +50,11 @@ struct SocketController: Sendable {
             return try await refuse(outbound, now: now)
         }
 
-        let connection = Connection(id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role)
+        // A connection dropped for not reading ends at once: its channel is closed, which ends the
+        // reader below and fails whatever its writer is waiting for.
+        let connection = Connection(
+            id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
+            endSocket: { channel.close(promise: nil) })
         guard await room.attach(connection, now: now) else {
             // Ended or kicked between the check above and now.
             return try await refuse(outbound, now: now)
@@ -77,10 +81,6 @@ struct SocketController: Sendable {
                     }
                     try await Self.write(texts, on: channel)
                 }
-            }
-            // A connection dropped for not reading ends at once, whatever its writer is waiting for.
-            group.addTask {
-                for await _ in connection.dropped {}
             }
             // Reader: each message is checked here, then run by the room in arrival order.
             group.addTask {

@@ -17,9 +17,8 @@ final class Connection: Sendable {
     let id: String
     let participantId: ParticipantID
     let role: Role
-    /// Ends when the connection must go at once (its queue overflowed).
-    let dropped: AsyncStream<Void>
-    private let dropSignal: AsyncStream<Void>.Continuation
+    /// Ends the socket at once, whatever its writer is waiting for (the connection was dropped).
+    private let endSocket: @Sendable () -> Void
 
     private struct Queue {
         var items: [Outgoing] = []
@@ -33,11 +32,11 @@ final class Connection: Sendable {
 
     private let queue = Mutex(Queue())
 
-    init(id: String, participantId: ParticipantID, role: Role) {
+    init(id: String, participantId: ParticipantID, role: Role, endSocket: @escaping @Sendable () -> Void = {}) {
         self.id = id
         self.participantId = participantId
         self.role = role
-        (dropped, dropSignal) = AsyncStream.makeStream(of: Void.self)
+        self.endSocket = endSocket
     }
 
     /// What became of a message handed to `send`.
@@ -62,17 +61,25 @@ final class Connection: Sendable {
         if enqueue(.close(code: code, reason: reason), closing: true) == .overflowed { drop() }
     }
 
-    /// Gives up on the connection without waiting for its queue.
+    /// Gives up on the connection without waiting for its queue, and ends its socket.
     func drop() {
-        let writer = queue.withLock { queue in
-            queue.closing = true
-            queue.gone = true
-            queue.items = []
-            defer { queue.writer = nil }
-            return queue.writer
+        if stopWriter() { endSocket() }
+    }
+
+    /// Throws away what is queued and wakes the writer with nothing; true the first time.
+    @discardableResult
+    private func stopWriter() -> Bool {
+        let (writer, first) = queue.withLock { queue in
+            defer {
+                queue.closing = true
+                queue.gone = true
+                queue.items = []
+                queue.writer = nil
+            }
+            return (queue.writer, !queue.gone)
         }
         writer?.resume(returning: [])
-        dropSignal.finish()
+        return first
     }
 
     /// Everything queued since the last call, waiting for at least one message; empty once the
@@ -92,7 +99,7 @@ final class Connection: Sendable {
                 if let ready { writer.resume(returning: ready) }
             }
         } onCancel: {
-            drop()
+            stopWriter()
         }
     }
 
