@@ -24,7 +24,8 @@ actor SessionRoom {
     private var rolledBackThrough = 0
     private var connections: [String: Connection] = [:]
     private var timer: (deadline: Deadline, task: Task<Void, Never>)?
-    /// How long to wait before firing a timer again after a save failed or the timer was refused.
+    /// How long to wait before firing a timer again after a save failed or the timer was refused,
+    /// and when that last happened (`retryTimerLater`).
     private var timerRetryMs: Int64 = 0
     private var lastFailureAt: Int64 = 0
     /// When the last connection went away (or the room was made), for ending idle sessions.
@@ -354,9 +355,7 @@ actor SessionRoom {
             items.append(.text(connection, encode(.error(BoxError.storage("\(error)").payload), now: now)))
         }
         outbox.post(items + snapshots(now: now), after: ticket)
-        timerRetryMs = now - lastFailureAt < 60_000 ? min(30_000, max(1_000, timerRetryMs * 2)) : 1_000
-        lastFailureAt = now
-        rescheduleTimer(notBefore: now + timerRetryMs)
+        retryTimerLater(now: now)
     }
 
     private func fire(_ deadline: Deadline) {
@@ -368,10 +367,16 @@ actor SessionRoom {
         } catch {
             logger.warning(
                 "timer not applied", metadata: ["timer.id": "\(deadline.timerId)", "error": "\(error.message)"])
-            // Try again later, backing off to once every 30 s, rather than at once and forever.
-            timerRetryMs = min(30_000, max(1_000, timerRetryMs * 2))
-            rescheduleTimer(notBefore: now + timerRetryMs)
+            retryTimerLater(now: now)
         }
+    }
+
+    /// After a failed save or a refused timer: the timer fires again later rather than at once and
+    /// for ever, after 1 s, doubling while failures follow within a minute, up to every 30 s.
+    private func retryTimerLater(now: Int64) {
+        timerRetryMs = now - lastFailureAt < 60_000 ? min(30_000, max(1_000, timerRetryMs * 2)) : 1_000
+        lastFailureAt = now
+        rescheduleTimer(notBefore: now + timerRetryMs)
     }
 
     private func rescheduleTimer(notBefore: Int64? = nil) {
