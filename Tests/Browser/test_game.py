@@ -39,9 +39,13 @@ def destination_on_host(host):
 
 def answer_followups(host, players, screens, shoot):
     """Players 1 and 2 answer every followup of a destination (1 right, 2 wrong); the host closes each."""
+    previous = None
     while True:
+        # After "next" the host's page still shows the closed question until the new one arrives.
+        if previous is not None:
+            expect(host.locator("#question")).not_to_have_text(previous)
         expect(host.locator("#correct")).not_to_be_empty()
-        question = host.locator("#question").inner_text()
+        question = previous = host.locator("#question").inner_text()
         correct = host.locator("#correct").inner_text()
         for player, right in ((players[0], True), (players[1], False)):
             # The phone shows this question (not still the previous one) before it answers.
