@@ -155,6 +155,7 @@ struct ErrorCodeTests {
     func socketErrors() async throws {
         let table = try await LiveTable.open(box, players: ["Anna"], tv: false)
         let anna = table.players[0].socket
+        try await table.settle()
         let before = try await table.host.latestSnapshot().version
         func expectError(_ socket: TestSocket, _ code: String) async throws {
             try await socket.expect("ERROR") { $0.payloadObject["code"] as? String == code }

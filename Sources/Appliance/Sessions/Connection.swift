@@ -50,15 +50,18 @@ final class Connection: Sendable {
 
     /// Queues a message, unless the connection is closing; a full queue drops the connection.
     @discardableResult
-    func send(_ text: String) -> Delivery {
-        let delivery = enqueue(.text(text))
-        if delivery == .overflowed { drop() }
-        return delivery
-    }
+    func send(_ text: String) -> Delivery { deliver([.text(text)]) }
 
     /// Sends what is queued, then a close frame with `code`.
-    func close(code: UInt16, reason: String) {
-        if enqueue(.close(code: code, reason: reason), closing: true) == .overflowed { drop() }
+    func close(code: UInt16, reason: String) { deliver([.close(code: code, reason: reason)]) }
+
+    /// Queues messages in order, all or none, and wakes the writer once for all of them (so they go
+    /// out in one write). Nothing after a close is taken; a full queue drops the connection.
+    @discardableResult
+    func deliver(_ items: [Outgoing]) -> Delivery {
+        let delivery = enqueue(items)
+        if delivery == .overflowed { drop() }
+        return delivery
     }
 
     /// Gives up on the connection without waiting for its queue, and ends its socket.
@@ -103,19 +106,22 @@ final class Connection: Sendable {
         }
     }
 
-    private func enqueue(_ item: Outgoing, closing: Bool = false) -> Delivery {
-        let (delivery, writer) = queue.withLock { queue -> (Delivery, CheckedContinuation<[Outgoing], Never>?) in
-            guard !queue.closing else { return (.closed, nil) }
-            guard queue.items.count < Self.queueLimit else { return (.overflowed, nil) }
-            queue.closing = closing
-            if let writer = queue.writer {
-                queue.writer = nil
-                return (.queued, writer)
-            }
-            queue.items.append(item)
-            return (.queued, nil)
+    private func enqueue(_ items: [Outgoing]) -> Delivery {
+        var items = items
+        let close = items.firstIndex { if case .close = $0 { true } else { false } }
+        if let close { items.removeSubrange((close + 1)...) }
+        let (delivery, writer, taken) = queue.withLock {
+            queue -> (Delivery, CheckedContinuation<[Outgoing], Never>?, [Outgoing]) in
+            guard !queue.closing else { return (.closed, nil, []) }
+            guard queue.items.count + items.count <= Self.queueLimit else { return (.overflowed, nil, []) }
+            queue.closing = close != nil
+            queue.items += items
+            guard let writer = queue.writer else { return (.queued, nil, []) }
+            queue.writer = nil
+            defer { queue.items = [] }
+            return (.queued, writer, queue.items)
         }
-        writer?.resume(returning: [item])
+        writer?.resume(returning: taken)
         return delivery
     }
 }

@@ -58,14 +58,16 @@ final class Outbox: Sendable {
             guard ticket > state.staleThrough else { return }
             state.saved = ticket
             guard !state.blocked else { return }
+            var due: [Item] = []
             while state.heldStart < state.held.count, state.held[state.heldStart].after <= ticket {
-                send(state.held[state.heldStart].items)
+                due += state.held[state.heldStart].items
                 state.heldStart += 1
             }
             if state.heldStart == state.held.count {
                 state.held.removeAll(keepingCapacity: true)
                 state.heldStart = 0
             }
+            send(due)
         }
     }
 
@@ -98,19 +100,32 @@ final class Outbox: Sendable {
         }
     }
 
+    /// Queues each connection's messages in one go, so a connection wakes its writer once for
+    /// everything a save freed (events and snapshot leave in one write).
     private func send(_ items: [Item]) {
+        var connections: [ObjectIdentifier: (connection: Connection, items: [Connection.Outgoing])] = [:]
+        var order: [ObjectIdentifier] = []
         for item in items {
-            switch item {
-            case .text(let connection, let text):
-                if connection.send(text) == .overflowed {
-                    logger.warning(
-                        "connection dropped: not reading",
-                        metadata: [
-                            "connection.id": "\(connection.id)", "participant.id": "\(connection.participantId)",
-                        ])
+            let (connection, outgoing): (Connection, Connection.Outgoing) =
+                switch item {
+                case .text(let connection, let text): (connection, .text(text))
+                case .close(let connection, let code, let reason): (connection, .close(code: code, reason: reason))
                 }
-            case .close(let connection, let code, let reason):
-                connection.close(code: code, reason: reason)
+            let key = ObjectIdentifier(connection)
+            if connections[key] == nil {
+                order.append(key)
+                connections[key] = (connection, [])
+            }
+            connections[key]!.items.append(outgoing)
+        }
+        for key in order {
+            let (connection, items) = connections[key]!
+            if connection.deliver(items) == .overflowed {
+                logger.warning(
+                    "connection dropped: not reading",
+                    metadata: [
+                        "connection.id": "\(connection.id)", "participant.id": "\(connection.participantId)",
+                    ])
             }
         }
     }

@@ -94,7 +94,8 @@ final class Journal: Sendable {
     private static func checkSequence(_ command: CommandRecord, in db: Database) throws {
         let last =
             try Int.fetchOne(
-                db, sql: "SELECT MAX(seq) FROM command WHERE sessionId = ?", arguments: [command.sessionId]) ?? 0
+                db.cachedStatement(sql: "SELECT MAX(seq) FROM command WHERE sessionId = ?"),
+                arguments: [command.sessionId]) ?? 0
         guard command.seq == last + 1 else {
             throw OutOfSequence(sessionId: command.sessionId, seq: command.seq, last: last)
         }
