@@ -50,11 +50,13 @@ struct SocketController: Sendable {
             return try await refuse(outbound, now: now)
         }
 
-        // A connection dropped for not reading ends at once: its channel is closed, which ends the
-        // reader below and fails whatever its writer is waiting for.
+        // Messages are written on the channel's event loop as they are queued. A connection dropped
+        // for not reading ends at once: its channel is closed, which ends the reader below.
         let connection = Connection(
             id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
-            endSocket: { channel.close(promise: nil) })
+            socket: Connection.Socket(
+                eventLoop: channel.eventLoop, write: { texts, written in Self.write(texts, on: channel, written) },
+                end: { channel.close(promise: nil) }))
         guard await room.attach(connection, now: now) else {
             // Ended or kicked between the check above and now.
             return try await refuse(outbound, now: now)
@@ -64,23 +66,10 @@ struct SocketController: Sendable {
         let reader = messages
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // Writer: the connection's queue, in order, then its close frame if it has one.
+            // Closer: once everything queued before a close is written, the closing handshake.
             group.addTask {
-                while true {
-                    let batch = await connection.next()
-                    guard !batch.isEmpty else { return }
-                    var texts: [String] = []
-                    for item in batch {
-                        switch item {
-                        case .text(let text): texts.append(text)
-                        case .close(let code, let reason):
-                            try await Self.write(texts, on: channel)
-                            try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-                            return
-                        }
-                    }
-                    try await Self.write(texts, on: channel)
-                }
+                guard case .close(let code, let reason) = await connection.closeRequested() else { return }
+                try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
             }
             // Reader: each message is checked here, then run by the room in arrival order.
             group.addTask {
@@ -124,28 +113,16 @@ struct SocketController: Sendable {
         }
     }
 
-    /// Writes text frames with one trip to the channel's event loop and one flush for all of them,
-    /// and returns once they are handed to the kernel: a client that stops reading holds its writer
-    /// here, and its queue fills (`Connection.queueLimit`). Hummingbird's writer makes the trip and
-    /// flushes once per frame, which cost a quarter of the box's CPU under load; the frames take the
-    /// same way through the pipeline (its WebSocket frame encoder), in the same order.
-    private static func write(_ texts: [String], on channel: any Channel) async throws {
-        guard !texts.isEmpty else { return }
-        let written = channel.eventLoop.makePromise(of: Void.self)
-        channel.eventLoop.execute {
-            for (index, text) in texts.enumerated() {
-                let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
-                channel.write(frame, promise: index == texts.count - 1 ? written : nil)
-            }
-            channel.flush()
+    /// On the channel's event loop: text frames with one flush for all of them; `written` completes
+    /// once the kernel has them. Hummingbird's writer makes a trip to the event loop and flushes once
+    /// per frame, which cost a quarter of the box's CPU under load; the frames take the same way
+    /// through the pipeline (its WebSocket frame encoder), in the same order.
+    private static func write(_ texts: [String], on channel: any Channel, _ written: EventLoopPromise<Void>) {
+        for (index, text) in texts.enumerated() {
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
+            channel.write(frame, promise: index == texts.count - 1 ? written : nil)
         }
-        // Cancelled (the connection was dropped, or its reader ended): the channel is closed, which
-        // fails the write rather than waiting for a client that does not read.
-        try await withTaskCancellationHandler {
-            try await written.futureResult.get()
-        } onCancel: {
-            channel.close(promise: nil)
-        }
+        channel.flush()
     }
 
     /// The token of the HELLO that must come first, within 5 s, when the upgrade carried none.

@@ -1,14 +1,29 @@
 import Core
+import NIOCore
 import Synchronization
 
-/// One WebSocket client of a session: who it is, and a bounded queue of messages waiting to be
-/// written. A client that stops reading fills its queue and is dropped; it never slows the others.
-/// The socket's writer takes everything queued at once (`next`), so a burst of messages costs one
-/// write to the socket rather than one each.
+/// One WebSocket client of a session: who it is, and the messages on their way to its socket.
+///
+/// Messages are written on the socket's event loop: whatever was queued since the last trip there
+/// goes out with one write to the kernel, straight from the thread that queued it (a room, or the
+/// journal releasing a save's messages), with no task of its own to wake. A client that stops
+/// reading is dropped once `queueLimit` messages wait for it, queued or not yet taken by the
+/// kernel; it never slows the others. A close goes out after everything queued before it, through
+/// the socket's own task (`closeRequested`), which does the WebSocket closing handshake.
 final class Connection: Sendable {
     enum Outgoing: Sendable {
         case text(String)
         case close(code: UInt16, reason: String)
+    }
+
+    /// How a connection reaches its socket.
+    struct Socket: Sendable {
+        let eventLoop: any EventLoop
+        /// On the event loop: writes the texts as frames, in order, with one flush; `written`
+        /// completes once the kernel has them all, or fails.
+        let write: @Sendable (_ texts: [String], _ written: EventLoopPromise<Void>) -> Void
+        /// Ends the socket at once (the connection was dropped).
+        let end: @Sendable () -> Void
     }
 
     /// Messages a connection may have waiting before it counts as not reading.
@@ -17,32 +32,38 @@ final class Connection: Sendable {
     let id: String
     let participantId: ParticipantID
     let role: Role
-    /// Ends the socket at once, whatever its writer is waiting for (the connection was dropped).
-    private let endSocket: @Sendable () -> Void
+    private let socket: Socket
 
     private struct Queue {
+        /// Waiting for the next trip to the event loop.
         var items: [Outgoing] = []
-        /// The writer, waiting for the next message.
-        var writer: CheckedContinuation<[Outgoing], Never>?
+        /// A trip to the event loop is on its way and will take `items`.
+        var tripPending = false
+        /// Handed to the channel, not yet taken by the kernel.
+        var unwritten = 0
+        /// The socket's task, waiting to do the close (`closeRequested`).
+        var closer: CheckedContinuation<Outgoing?, Never>?
+        /// The close, once everything before it was written and if no task waited for it yet.
+        var close: Outgoing?
         /// A close is queued, or the connection was dropped: nothing more is taken.
         var closing = false
-        /// Dropped: what is queued is thrown away, and the writer stops.
+        /// Dropped: what is queued is thrown away.
         var gone = false
     }
 
     private let queue = Mutex(Queue())
 
-    init(id: String, participantId: ParticipantID, role: Role, endSocket: @escaping @Sendable () -> Void = {}) {
+    init(id: String, participantId: ParticipantID, role: Role, socket: Socket) {
         self.id = id
         self.participantId = participantId
         self.role = role
-        self.endSocket = endSocket
+        self.socket = socket
     }
 
-    /// What became of a message handed to `send`.
+    /// What became of messages handed to `deliver`.
     enum Delivery: Equatable {
         case queued
-        /// The queue was full: the client stopped reading, and the connection is dropped now.
+        /// Too many messages wait: the client stopped reading, and the connection is dropped now.
         case overflowed
         /// The connection is closing or gone.
         case closed
@@ -55,73 +76,93 @@ final class Connection: Sendable {
     /// Sends what is queued, then a close frame with `code`.
     func close(code: UInt16, reason: String) { deliver([.close(code: code, reason: reason)]) }
 
-    /// Queues messages in order, all or none, and wakes the writer once for all of them (so they go
-    /// out in one write). Nothing after a close is taken; a full queue drops the connection.
+    /// Queues messages in order, all or none; they go out with one write. Nothing after a close is
+    /// taken; too many waiting drops the connection.
     @discardableResult
     func deliver(_ items: [Outgoing]) -> Delivery {
-        let delivery = enqueue(items)
+        var items = items
+        let close = items.firstIndex { if case .close = $0 { true } else { false } }
+        if let close { items.removeSubrange((close + 1)...) }
+        let (delivery, trip) = queue.withLock { queue -> (Delivery, Bool) in
+            guard !queue.closing else { return (.closed, false) }
+            guard queue.items.count + queue.unwritten + items.count <= Self.queueLimit else {
+                return (.overflowed, false)
+            }
+            queue.closing = close != nil
+            queue.items += items
+            defer { queue.tripPending = true }
+            return (.queued, !queue.tripPending)
+        }
         if delivery == .overflowed { drop() }
+        if trip { socket.eventLoop.execute { self.writeQueued() } }
         return delivery
     }
 
     /// Gives up on the connection without waiting for its queue, and ends its socket.
     func drop() {
-        if stopWriter() { endSocket() }
+        if stop() { socket.end() }
     }
 
-    /// Throws away what is queued and wakes the writer with nothing; true the first time.
+    /// Throws away what is queued and tells the socket's task there is no close to do; true the
+    /// first time.
     @discardableResult
-    private func stopWriter() -> Bool {
-        let (writer, first) = queue.withLock { queue in
+    private func stop() -> Bool {
+        let (closer, first) = queue.withLock { queue in
             defer {
                 queue.closing = true
                 queue.gone = true
                 queue.items = []
-                queue.writer = nil
+                queue.closer = nil
             }
-            return (queue.writer, !queue.gone)
+            return (queue.closer, !queue.gone)
         }
-        writer?.resume(returning: [])
+        closer?.resume(returning: nil)
         return first
     }
 
-    /// Everything queued since the last call, waiting for at least one message; empty once the
-    /// connection is dropped, after its close has been taken, or when the waiting task is cancelled
-    /// (the socket is going).
-    func next() async -> [Outgoing] {
+    /// The close to do once everything before it is written (a `.close`), or nil once the
+    /// connection is dropped or the waiting task is cancelled (the socket is going).
+    func closeRequested() async -> Outgoing? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (writer: CheckedContinuation<[Outgoing], Never>) in
-                let ready = queue.withLock { queue -> [Outgoing]? in
-                    if !queue.items.isEmpty || queue.gone || queue.closing {
-                        defer { queue.items = [] }
-                        return queue.items
-                    }
-                    queue.writer = writer
-                    return nil
+            await withCheckedContinuation { (closer: CheckedContinuation<Outgoing?, Never>) in
+                let ready = queue.withLock { queue -> Outgoing?? in
+                    if let close = queue.close { return .some(close) }
+                    if queue.gone { return .some(nil) }
+                    queue.closer = closer
+                    return .none
                 }
-                if let ready { writer.resume(returning: ready) }
+                if let ready { closer.resume(returning: ready) }
             }
         } onCancel: {
-            stopWriter()
+            stop()
         }
     }
 
-    private func enqueue(_ items: [Outgoing]) -> Delivery {
-        var items = items
-        let close = items.firstIndex { if case .close = $0 { true } else { false } }
-        if let close { items.removeSubrange((close + 1)...) }
-        let (delivery, writer, taken) = queue.withLock {
-            queue -> (Delivery, CheckedContinuation<[Outgoing], Never>?, [Outgoing]) in
-            guard !queue.closing else { return (.closed, nil, []) }
-            guard queue.items.count + items.count <= Self.queueLimit else { return (.overflowed, nil, []) }
-            queue.closing = close != nil
-            queue.items += items
-            guard let writer = queue.writer else { return (.queued, nil, []) }
-            queue.writer = nil
+    /// On the event loop: writes what is queued, and hands a close to the socket's task.
+    private func writeQueued() {
+        let items = queue.withLock { queue in
             defer { queue.items = [] }
-            return (.queued, writer, queue.items)
+            queue.tripPending = false
+            return queue.items
         }
-        writer?.resume(returning: taken)
-        return delivery
+        var texts: [String] = []
+        var close: Outgoing?
+        for item in items {
+            if case .text(let text) = item { texts.append(text) } else { close = item }
+        }
+        if !texts.isEmpty {
+            let count = texts.count
+            queue.withLock { $0.unwritten += count }
+            let written = socket.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in self.queue.withLock { $0.unwritten -= count } }
+            socket.write(texts, written)
+        }
+        guard let close else { return }
+        let closer = queue.withLock { queue in
+            defer { queue.closer = nil }
+            if queue.closer == nil { queue.close = close }
+            return queue.closer
+        }
+        closer?.resume(returning: close)
     }
 }
