@@ -79,7 +79,7 @@ struct Box: Sendable {
                         maxFrameSize: SocketController.maxMessageBytes,
                         // A peer that stops answering pings is gone within two periods (about 12 s).
                         autoPing: .enabled(timePeriod: .seconds(6)),
-                        closeTimeout: .seconds(5),
+                        closeTimeout: SocketController.closeTimeout,
                         // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
                         validateUTF8: true))),
             configuration: .init(

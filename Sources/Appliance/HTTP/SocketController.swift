@@ -14,6 +14,8 @@ struct SocketController: Sendable {
     /// Messages above this close the socket with 1009, as the contract says.
     static let maxMessageBytes = 16 * 1024
     static let helloTimeout: Duration = .seconds(5)
+    /// How long a client may take to answer a close frame.
+    static let closeTimeout: Duration = .seconds(5)
 
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.ws("/ws") { inbound, outbound, context in
@@ -50,66 +52,68 @@ struct SocketController: Sendable {
             return try await refuse(outbound, now: now)
         }
 
-        // Messages are written on the channel's event loop as they are queued. A connection dropped
-        // for not reading ends at once: its channel is closed, which ends the reader below.
+        // Messages are written on the channel's event loop as they are queued, so the socket needs
+        // no task but this one, which reads. A connection dropped for not reading ends at once: its
+        // channel is closed, which ends the reading below.
         let connection = Connection(
             id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
             socket: Connection.Socket(
-                eventLoop: channel.eventLoop, write: { texts, written in Self.write(texts, on: channel, written) },
+                eventLoop: channel.eventLoop,
+                write: { texts, written in Self.write(texts, on: channel, written) },
+                close: { code, reason in Self.close(outbound, channel: channel, code: code, reason: reason) },
                 end: { channel.close(promise: nil) }))
         guard await room.attach(connection, now: now) else {
             // Ended or kicked between the check above and now.
             return try await refuse(outbound, now: now)
         }
-        defer { Task { await room.detach(connection.id, now: ServerClock.now()) } }
+        defer {
+            connection.ended()
+            Task { await room.detach(connection.id, now: ServerClock.now()) }
+        }
         let sessionId = room.id
-        let reader = messages
+        func reply(_ code: String, _ message: String) {
+            let error = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
+            let event = ServerEvent.error(error)
+            connection.send(
+                WireEncoder.text(ServerMessage(sessionId: sessionId, serverTimeMs: ServerClock.now(), event: event)))
+        }
+        // Each message is checked here, then run by the room in arrival order.
+        var budget = MessageBudget(now: ServerClock.now())
+        var lastWarning: Int64 = 0
+        while let message = try await messages.value.next() {
+            let now = ServerClock.now()
+            guard budget.spend(now: now) else {
+                if now - lastWarning >= 1_000 {
+                    lastWarning = now
+                    reply("RATE_LIMITED", "Too many messages; slow down")
+                }
+                continue
+            }
+            guard case .text(let text) = message else {
+                reply("BAD_MESSAGE", "Send JSON text frames, not binary ones")
+                continue
+            }
+            switch Result(catching: { () throws(ClientMessage.DecodeError) in
+                try ClientMessage.decode(Data(text.utf8))
+            }) {
+            case .success(let decoded):
+                await room.receive(decoded, from: connection.id, now: ServerClock.now())
+            case .failure(.badMessage(let reason)):
+                reply("BAD_MESSAGE", reason)
+            case .failure(.unknownType(let type)):
+                reply("UNKNOWN_MESSAGE", "Unknown message type \(type)")
+            }
+        }
+    }
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            // Closer: once everything queued before a close is written, the closing handshake.
-            group.addTask {
-                guard case .close(let code, let reason) = await connection.closeRequested() else { return }
-                try await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-            }
-            // Reader: each message is checked here, then run by the room in arrival order.
-            group.addTask {
-                var messages = reader.value
-                var budget = MessageBudget(now: ServerClock.now())
-                var lastWarning: Int64 = 0
-                func reply(_ code: String, _ message: String) {
-                    let error = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
-                    let event = ServerEvent.error(error)
-                    connection.send(
-                        WireEncoder.text(
-                            ServerMessage(sessionId: sessionId, serverTimeMs: ServerClock.now(), event: event)))
-                }
-                while let message = try await messages.next() {
-                    let now = ServerClock.now()
-                    guard budget.spend(now: now) else {
-                        if now - lastWarning >= 1_000 {
-                            lastWarning = now
-                            reply("RATE_LIMITED", "Too many messages; slow down")
-                        }
-                        continue
-                    }
-                    guard case .text(let text) = message else {
-                        reply("BAD_MESSAGE", "Send JSON text frames, not binary ones")
-                        continue
-                    }
-                    switch Result(catching: { () throws(ClientMessage.DecodeError) in
-                        try ClientMessage.decode(Data(text.utf8))
-                    }) {
-                    case .success(let decoded):
-                        await room.receive(decoded, from: connection.id, now: ServerClock.now())
-                    case .failure(.badMessage(let reason)):
-                        reply("BAD_MESSAGE", reason)
-                    case .failure(.unknownType(let type)):
-                        reply("UNKNOWN_MESSAGE", "Unknown message type \(type)")
-                    }
-                }
-            }
-            try await group.next()
-            group.cancelAll()
+    /// The closing handshake the room asked for (a kick, the session's end, the box stopping): the
+    /// close frame follows everything written before it, and the client's answer ends the reading.
+    /// A client that does not answer is cut off after `closeTimeout`.
+    private static func close(_ outbound: WebSocketOutboundWriter, channel: any Channel, code: UInt16, reason: String) {
+        Task {
+            try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
+            try? await Task.sleep(for: closeTimeout)
+            channel.close(promise: nil)
         }
     }
 

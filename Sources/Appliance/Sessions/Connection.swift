@@ -6,10 +6,9 @@ import Synchronization
 ///
 /// Messages are written on the socket's event loop: whatever was queued since the last trip there
 /// goes out with one write to the kernel, straight from the thread that queued it (a room, or the
-/// journal releasing a save's messages), with no task of its own to wake. A client that stops
-/// reading is dropped once `queueLimit` messages wait for it, queued or not yet taken by the
-/// kernel; it never slows the others. A close goes out after everything queued before it, through
-/// the socket's own task (`closeRequested`), which does the WebSocket closing handshake.
+/// journal releasing a save's messages); no task waits to write them. A client that stops reading
+/// is dropped once `queueLimit` messages wait for it, queued or not yet taken by the kernel; it
+/// never slows the others. A close goes out after everything queued before it.
 final class Connection: Sendable {
     enum Outgoing: Sendable {
         case text(String)
@@ -22,6 +21,8 @@ final class Connection: Sendable {
         /// On the event loop: writes the texts as frames, in order, with one flush; `written`
         /// completes once the kernel has them all, or fails.
         let write: @Sendable (_ texts: [String], _ written: EventLoopPromise<Void>) -> Void
+        /// On the event loop, after everything queued before it was written: the closing handshake.
+        let close: @Sendable (_ code: UInt16, _ reason: String) -> Void
         /// Ends the socket at once (the connection was dropped).
         let end: @Sendable () -> Void
     }
@@ -41,10 +42,6 @@ final class Connection: Sendable {
         var tripPending = false
         /// Handed to the channel, not yet taken by the kernel.
         var unwritten = 0
-        /// The socket's task, waiting to do the close (`closeRequested`).
-        var closer: CheckedContinuation<Outgoing?, Never>?
-        /// The close, once everything before it was written and if no task waited for it yet.
-        var close: Outgoing?
         /// A close is queued, or the connection was dropped: nothing more is taken.
         var closing = false
         /// Dropped: what is queued is thrown away.
@@ -100,45 +97,24 @@ final class Connection: Sendable {
 
     /// Gives up on the connection without waiting for its queue, and ends its socket.
     func drop() {
-        if stop() { socket.end() }
+        if ended() { socket.end() }
     }
 
-    /// Throws away what is queued and tells the socket's task there is no close to do; true the
-    /// first time.
+    /// The socket is gone (or going): what is queued is thrown away and nothing more is taken;
+    /// true the first time.
     @discardableResult
-    private func stop() -> Bool {
-        let (closer, first) = queue.withLock { queue in
+    func ended() -> Bool {
+        queue.withLock { queue in
             defer {
                 queue.closing = true
                 queue.gone = true
                 queue.items = []
-                queue.closer = nil
             }
-            return (queue.closer, !queue.gone)
-        }
-        closer?.resume(returning: nil)
-        return first
-    }
-
-    /// The close to do once everything before it is written (a `.close`), or nil once the
-    /// connection is dropped or the waiting task is cancelled (the socket is going).
-    func closeRequested() async -> Outgoing? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (closer: CheckedContinuation<Outgoing?, Never>) in
-                let ready = queue.withLock { queue -> Outgoing?? in
-                    if let close = queue.close { return .some(close) }
-                    if queue.gone { return .some(nil) }
-                    queue.closer = closer
-                    return .none
-                }
-                if let ready { closer.resume(returning: ready) }
-            }
-        } onCancel: {
-            stop()
+            return !queue.gone
         }
     }
 
-    /// On the event loop: writes what is queued, and hands a close to the socket's task.
+    /// On the event loop: writes what is queued, then starts the close if one was queued.
     private func writeQueued() {
         let items = queue.withLock { queue in
             defer { queue.items = [] }
@@ -157,12 +133,6 @@ final class Connection: Sendable {
             written.futureResult.whenComplete { _ in self.queue.withLock { $0.unwritten -= count } }
             socket.write(texts, written)
         }
-        guard let close else { return }
-        let closer = queue.withLock { queue in
-            defer { queue.closer = nil }
-            if queue.closer == nil { queue.close = close }
-            return queue.closer
-        }
-        closer?.resume(returning: close)
+        if case .close(let code, let reason)? = close { socket.close(code, reason) }
     }
 }

@@ -100,7 +100,7 @@ final class Outbox: Sendable {
         }
     }
 
-    /// Queues each connection's messages in one go, so a connection wakes its writer once for
+    /// Queues each connection's messages in one go, so a connection writes once for
     /// everything a save freed (events and snapshot leave in one write).
     private func send(_ items: [Item]) {
         var connections: [ObjectIdentifier: (connection: Connection, items: [Connection.Outgoing])] = [:]
