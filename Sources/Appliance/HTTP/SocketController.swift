@@ -19,16 +19,21 @@ struct SocketController: Sendable {
 
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.ws("/ws") { inbound, outbound, context in
-            try await handle(
-                inbound: inbound, outbound: outbound, channel: context.requestContext.channel, request: context.request,
-                logger: context.logger)
+            let channel = context.requestContext.channel
+            guard
+                let (connection, room, messages) = try await admit(
+                    inbound: inbound, outbound: outbound, channel: channel, request: context.request)
+            else { return }
+            try await serve(connection, in: room, messages: messages)
         }
     }
 
-    private func handle(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, request: Request,
-        logger: Logger
-    ) async throws {
+    /// The socket's client, authenticated and attached to its room; nil once it was refused.
+    /// (Apart from `serve`, which runs for as long as the socket: what is only needed to get there
+    /// does not stay in every socket's task memory.)
+    private func admit(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, request: Request
+    ) async throws -> (Connection, SessionRoom, Handover<WebSocketInboundMessageStream.AsyncIterator>)? {
         var messages = Handover(inbound.messages(maxSize: Self.maxMessageBytes).makeAsyncIterator())
         var token = request.bearerToken ?? request.uri.queryParameters.get("token").map { String($0) }
         if token == nil {
@@ -36,20 +41,21 @@ struct SocketController: Sendable {
         }
         let now = ServerClock.now()
         guard let token, let participant = try? environment.database.participant(token: token) else {
-            return try await refuse(outbound, now: now)
+            try await refuse(outbound, now: now)
+            return nil
         }
         let live = await hub.room(id: participant.sessionId)
         guard let room = live, await !room.isEnded, await room.participantRole(participant.id) != nil else {
             if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
             {
                 await Self.letUpgradeSettle()
-                let event = ServerEvent.sessionEnded(SessionEnded(reason: reason))
                 try await outbound.write(
-                    .text(WireEncoder.text(ServerMessage(sessionId: session.id, serverTimeMs: now, event: event))))
+                    .text(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now)))
                 try await outbound.close(.normalClosure, reason: "SESSION_ENDED")
-                return
+                return nil
             }
-            return try await refuse(outbound, now: now)
+            try await refuse(outbound, now: now)
+            return nil
         }
 
         // Messages are written on the channel's event loop as they are queued, so the socket needs
@@ -64,44 +70,26 @@ struct SocketController: Sendable {
                 end: { channel.close(promise: nil) }))
         guard await room.attach(connection, now: now) else {
             // Ended or kicked between the check above and now.
-            return try await refuse(outbound, now: now)
+            try await refuse(outbound, now: now)
+            return nil
         }
+        return (connection, room, messages)
+    }
+
+    /// Reads the client's messages until the socket goes.
+    private func serve(
+        _ connection: Connection, in room: SessionRoom, messages: Handover<WebSocketInboundMessageStream.AsyncIterator>
+    ) async throws {
+        var messages = messages
         defer {
             connection.ended()
             Task { await room.detach(connection.id, now: ServerClock.now()) }
         }
-        let sessionId = room.id
-        func reply(_ code: String, _ message: String) {
-            let error = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
-            let event = ServerEvent.error(error)
-            connection.send(
-                WireEncoder.text(ServerMessage(sessionId: sessionId, serverTimeMs: ServerClock.now(), event: event)))
-        }
         // Each message is checked here, then run by the room in arrival order.
-        var budget = MessageBudget(now: ServerClock.now())
-        var lastWarning: Int64 = 0
+        var reader = MessageReader(connection: connection, sessionId: room.id)
         while let message = try await messages.value.next() {
-            let now = ServerClock.now()
-            guard budget.spend(now: now) else {
-                if now - lastWarning >= 1_000 {
-                    lastWarning = now
-                    reply("RATE_LIMITED", "Too many messages; slow down")
-                }
-                continue
-            }
-            guard case .text(let text) = message else {
-                reply("BAD_MESSAGE", "Send JSON text frames, not binary ones")
-                continue
-            }
-            switch Result(catching: { () throws(ClientMessage.DecodeError) in
-                try ClientMessage.decode(Data(text.utf8))
-            }) {
-            case .success(let decoded):
-                await room.receive(decoded, from: connection.id, now: ServerClock.now())
-            case .failure(.badMessage(let reason)):
-                reply("BAD_MESSAGE", reason)
-            case .failure(.unknownType(let type)):
-                reply("UNKNOWN_MESSAGE", "Unknown message type \(type)")
+            if let command = reader.check(message) {
+                await room.receive(command, from: connection.id, now: ServerClock.now())
             }
         }
     }
@@ -163,10 +151,53 @@ struct SocketController: Sendable {
     /// ERROR UNAUTHORIZED, then close 4001.
     private func refuse(_ outbound: WebSocketOutboundWriter, now: Int64) async throws {
         await Self.letUpgradeSettle()
-        let error = ErrorPayload(code: "UNAUTHORIZED", message: "A valid auth token is needed")
         try await outbound.write(
-            .text(WireEncoder.text(ServerMessage(sessionId: "", serverTimeMs: now, event: .error(error)))))
+            .text(WireEncoder.error("UNAUTHORIZED", "A valid auth token is needed", sessionId: "", now: now)))
         try await outbound.close(.init(codeNumber: 4001), reason: "UNAUTHORIZED")
+    }
+}
+
+/// A socket's incoming messages, checked before they reach the room: within the budget, text,
+/// and a message the contract knows; anything else gets its ERROR here. (Synchronous, so that
+/// what it builds takes no room in the socket's long-lived task.)
+private struct MessageReader {
+    let connection: Connection
+    let sessionId: String
+    var budget = MessageBudget(now: ServerClock.now())
+    var lastWarning: Int64 = 0
+
+    init(connection: Connection, sessionId: String) {
+        self.connection = connection
+        self.sessionId = sessionId
+    }
+
+    /// The message, decoded, if it is one for the room.
+    mutating func check(_ message: WebSocketMessage) -> ClientMessage? {
+        let now = ServerClock.now()
+        guard budget.spend(now: now) else {
+            if now - lastWarning >= 1_000 {
+                lastWarning = now
+                reply("RATE_LIMITED", "Too many messages; slow down")
+            }
+            return nil
+        }
+        guard case .text(let text) = message else {
+            reply("BAD_MESSAGE", "Send JSON text frames, not binary ones")
+            return nil
+        }
+        do throws(ClientMessage.DecodeError) {
+            return try ClientMessage.decode(Data(text.utf8))
+        } catch {
+            switch error {
+            case .badMessage(let reason): reply("BAD_MESSAGE", reason)
+            case .unknownType(let type): reply("UNKNOWN_MESSAGE", "Unknown message type \(type)")
+            }
+            return nil
+        }
+    }
+
+    private func reply(_ code: String, _ message: String) {
+        connection.send(WireEncoder.error(code, message, sessionId: sessionId, now: ServerClock.now()))
     }
 }
 

@@ -6,6 +6,19 @@ enum WireEncoder {
         json(message)
     }
 
+    /// An ERROR, built here rather than in the caller: a message value is as large as its largest
+    /// event (a whole projection), and in a socket's long-lived async function it would take that
+    /// much of every socket's task memory.
+    static func error(_ code: String, _ message: String, sessionId: String, now: Int64) -> String {
+        let payload = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
+        return text(ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .error(payload)))
+    }
+
+    /// A SESSION_ENDED, built here for the reason `error` says.
+    static func sessionEnded(reason: String, sessionId: String, now: Int64) -> String {
+        text(ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .sessionEnded(SessionEnded(reason: reason))))
+    }
+
     static func json<Value: Encodable>(_ value: Value) -> String {
         // Our own plain Codable types always encode (a Double that is not finite would not).
         String(decoding: try! StreamingJSONEncoder.encode(value), as: UTF8.self)
