@@ -102,9 +102,9 @@ struct BoxDatabase: Sendable {
 
     static func apply(_ write: Write, in db: Database) throws {
         if let participant = write.newParticipant { try participant.insert(db) }
-        // One prepared statement, with the actor and command as JSON written by the wire's encoder:
-        // the record's own insert compiled its statement and ran Foundation's JSONEncoder for both,
-        // which made most of the journal's time on a busy box. What is read back is the same.
+        // The actor and command as JSON written by the wire's encoder: the record's own insert ran
+        // Foundation's JSONEncoder for both, which made most of the journal's time on a busy box.
+        // What is read back is the same.
         let command = write.command
         try db.cachedStatement(sql: "INSERT INTO command (sessionId, seq, at, actor, command) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [
