@@ -31,8 +31,10 @@ build:
 bench:
 	@scripts/bench $(BENCH_ARGS)
 
-release: deps
-	$(SWIFT) build -c release
+# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Memory").
+release:
+	@scripts/install-deps release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # A release build installed as a systemd service (see README, "Installing on a box").
 install:

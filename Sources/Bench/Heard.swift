@@ -33,9 +33,8 @@ extension Heard {
     /// `"serverTimeMs":` is the envelope's (it comes before the payload in both servers' messages),
     /// and in a payload the first occurrence of each key the script needs is the top-level one
     /// (`version` and `phase` open a snapshot; the events hold no nested copies of theirs).
-    init?(scanning text: String) {
-        var text = text
-        let found: Heard? = text.withUTF8 { bytes in
+    init?(scanning raw: UnsafeRawBufferPointer) {
+        let found: Heard? = raw.withMemoryRebound(to: UInt8.self) { bytes in
             guard let type = Self.string(after: #""type":""#, in: bytes, from: 0),
                 let stamp = Self.number(after: #""serverTimeMs":"#, in: bytes, from: 0)
             else { return nil }

@@ -2,6 +2,7 @@ import Core
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOCore
 import Synchronization
 
 /// One WebSocket client at a table (host, TV or player): it reacts to the game the way the script
@@ -83,9 +84,26 @@ final class Seat: Sendable {
                         for await text in outgoing { try await outbound.write(.text(text)) }
                         try await outbound.close(.normalClosure, reason: nil)
                     }
-                    for try await message in inbound.messages(maxSize: 1 << 22) {
+                    // Frames, not messages: a message is a String, and making one checks all of its
+                    // UTF-8 (a tenth of this generator's CPU with 15 KB snapshots), which the scan
+                    // below does not need. Neither server splits a message into fragments, but a
+                    // split one is put back together.
+                    var pending: ByteBuffer?
+                    for try await frame in inbound {
                         let at = WallClock.nowMs()
-                        if case .text(let text) = message { self.hear(text, at: at) }
+                        var data = frame.data
+                        if frame.opcode == .continuation, var first = pending {
+                            first.writeBuffer(&data)
+                            data = first
+                        } else if frame.opcode != .text {
+                            continue
+                        }
+                        guard frame.fin else {
+                            pending = data
+                            continue
+                        }
+                        pending = nil
+                        data.withUnsafeReadableBytes { self.hear($0, at: at) }
                     }
                     group.cancelAll()
                 }
@@ -98,12 +116,12 @@ final class Seat: Sendable {
         return false
     }
 
-    private func hear(_ text: String, at: Double) {
-        guard let heard = Heard(scanning: text) else {
+    private func hear(_ bytes: UnsafeRawBufferPointer, at: Double) {
+        guard let heard = Heard(scanning: bytes) else {
             notes.withLock { $0.undecodable += 1 }
             return
         }
-        if strict, (try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))) == nil {
+        if strict, (try? JSONDecoder().decode(ServerMessage.self, from: Data(bytes))) == nil {
             notes.withLock { $0.undecodable += 1 }
         }
         let latency = at - Double(heard.serverTimeMs)
