@@ -96,12 +96,12 @@ struct SocketController: Sendable {
 
     /// The closing handshake the room asked for (a kick, the session's end, the box stopping): the
     /// close frame follows everything written before it, and the client's answer ends the reading.
-    /// A client that does not answer is cut off after `closeTimeout`.
+    /// A client that does not answer is cut off after `closeTimeout` (by the event loop, so no task
+    /// waits that long; the channel of a client that answered is closed already, and that is a no-op).
     private static func close(_ outbound: WebSocketOutboundWriter, channel: any Channel, code: UInt16, reason: String) {
         Task {
             try? await outbound.close(.init(codeNumber: Int(code)), reason: reason)
-            try? await Task.sleep(for: closeTimeout)
-            channel.close(promise: nil)
+            channel.eventLoop.scheduleTask(in: TimeAmount(closeTimeout)) { channel.close(promise: nil) }
         }
     }
 

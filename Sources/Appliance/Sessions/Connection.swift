@@ -116,9 +116,11 @@ final class Connection: Sendable {
 
     /// On the event loop: writes what is queued, then starts the close if one was queued.
     private func writeQueued() {
+        // Taken and counted as unwritten in one step, so the queue's bound never misses them.
         let items = queue.withLock { queue in
             defer { queue.items = [] }
             queue.tripPending = false
+            queue.unwritten += queue.items.count { if case .text = $0 { true } else { false } }
             return queue.items
         }
         var texts: [String] = []
@@ -128,7 +130,6 @@ final class Connection: Sendable {
         }
         if !texts.isEmpty {
             let count = texts.count
-            queue.withLock { $0.unwritten += count }
             let written = socket.eventLoop.makePromise(of: Void.self)
             written.futureResult.whenComplete { _ in self.queue.withLock { $0.unwritten -= count } }
             socket.write(texts, written)
