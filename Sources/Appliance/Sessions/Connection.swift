@@ -117,11 +117,12 @@ final class Connection: Sendable {
     /// On the event loop: writes what is queued, then starts the close if one was queued.
     private func writeQueued() {
         // Taken and counted as unwritten in one step, so the queue's bound never misses them.
-        let items = queue.withLock { queue in
+        let (items, count) = queue.withLock { queue in
             defer { queue.items = [] }
             queue.tripPending = false
-            queue.unwritten += queue.items.count { if case .text = $0 { true } else { false } }
-            return queue.items
+            let count = queue.items.count { if case .text = $0 { true } else { false } }
+            queue.unwritten += count
+            return (queue.items, count)
         }
         var texts: [String] = []
         var close: Outgoing?
@@ -129,7 +130,6 @@ final class Connection: Sendable {
             if case .text(let text) = item { texts.append(text) } else { close = item }
         }
         if !texts.isEmpty {
-            let count = texts.count
             let written = socket.eventLoop.makePromise(of: Void.self)
             written.futureResult.whenComplete { _ in self.queue.withLock { $0.unwritten -= count } }
             socket.write(texts, written)
