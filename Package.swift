@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // The pure game: state machine, scoring, answer matching, projections, packs. Foundation only.
@@ -40,6 +41,8 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // The Swift runtime's global-executor hook, so that tasks run on the event loops.
+        .systemLibrary(name: "CTaskHooks"),
         // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
         .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
@@ -54,6 +57,7 @@ let package = Package(
                 "CALSA",
                 "QR",
                 "Discovery",
+                "CTaskHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -61,6 +65,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             // The web pages for phones, the TV and the host: plain files, no build step.
             resources: [.copy("Web")]

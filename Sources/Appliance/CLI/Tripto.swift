@@ -11,4 +11,10 @@ struct Tripto: AsyncParsableCommand {
         version: version,
         subcommands: [ServeCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self]
     )
+
+    /// Tasks run on the event loops (`EventLoopExecutor`) from the start.
+    static func main() async {
+        EventLoopExecutor.install()
+        await main(nil)
+    }
 }
