@@ -23,16 +23,24 @@ struct BoxDatabase: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         return configuration
     }
 
     init(writer: any DatabaseWriter) throws {
         self.writer = writer
         journal = Journal(writer: writer)
+        // Set on the writer's connection once it is open: a pool puts it in WAL mode with
+        // `synchronous = NORMAL` after the configuration's own preparation, which would leave a
+        // commit in the OS's cache, not on disk.
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Self.migrator.migrate(writer)
+    }
+
+    /// The writer's `synchronous` setting (2 is FULL).
+    var synchronous: Int {
+        get throws {
+            try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        }
     }
 
     static var migrator: DatabaseMigrator {
