@@ -1,0 +1,28 @@
+import Testing
+
+@testable import Appliance
+
+@Suite("Secrets")
+struct SecretsTests {
+    @Test("a token's stored hash is its SHA-256 in lowercase hex")
+    func hashIsHexSHA256() {
+        #expect(Secrets.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secrets.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test("tokens and session ids have their length and alphabet, and do not repeat")
+    func tokensAndIds() {
+        let urlSafe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let tokens = (0..<200).map { _ in Secrets.token() }
+        #expect(tokens.allSatisfy { $0.count == 32 && $0.allSatisfy(urlSafe.contains) })
+        #expect(Set(tokens).count == tokens.count)
+        #expect(Secrets.token(bytes: 6).count == 8)
+        #expect(Secrets.participantId().count == 14)
+        let base32 = Set("abcdefghijklmnopqrstuvwxyz234567")
+        let ids = (0..<200).map { _ in Secrets.sessionId() }
+        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(base32.contains) })
+        #expect(Set(ids).count == ids.count)
+        // Every letter of the alphabet turns up: the bytes are spread over all 32.
+        #expect(Set(ids.joined()) == base32)
+    }
+}
