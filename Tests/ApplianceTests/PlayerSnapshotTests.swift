@@ -31,7 +31,7 @@ struct PlayerSnapshotTests {
                     ServerMessage(
                         sessionId: "s1", serverTimeMs: now,
                         event: .stateSnapshot(game.projection(for: .player, participant: "p\(n)", now: now))))
-                let spliced = shared.text(for: game.you("p\(n)"))
+                let spliced = shared.text(for: game.you("p\(n)")).string
                 let decoded = try? JSONDecoder().decode(ServerMessage.self, from: Data(spliced.utf8))
                 #expect(decoded == (try? JSONDecoder().decode(ServerMessage.self, from: Data(whole.utf8))))
                 #expect(decoded != nil)

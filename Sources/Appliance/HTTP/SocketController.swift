@@ -109,9 +109,20 @@ struct SocketController: Sendable {
     /// once the kernel has them. Hummingbird's writer makes a trip to the event loop and flushes once
     /// per frame, which cost a quarter of the box's CPU under load; the frames take the same way
     /// through the pipeline (its WebSocket frame encoder), in the same order.
-    private static func write(_ texts: [String], on channel: any Channel, _ written: EventLoopPromise<Void>) {
+    private static func write(_ texts: [WireText], on channel: any Channel, _ written: EventLoopPromise<Void>) {
         for (index, text) in texts.enumerated() {
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
+            let data: ByteBuffer
+            switch text {
+            case .whole(let text):
+                data = channel.allocator.buffer(string: text)
+            case .spliced(let head, let you, let tail):
+                var buffer = channel.allocator.buffer(capacity: head.utf8.count + you.utf8.count + tail.utf8.count)
+                buffer.writeString(head)
+                buffer.writeString(you)
+                buffer.writeString(tail)
+                data = buffer
+            }
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: data)
             channel.write(frame, promise: index == texts.count - 1 ? written : nil)
         }
         channel.flush()

@@ -11,7 +11,7 @@ import Synchronization
 /// never slows the others. A close goes out after everything queued before it.
 final class Connection: Sendable {
     enum Outgoing: Sendable {
-        case text(String)
+        case text(WireText)
         case close(code: UInt16, reason: String)
     }
 
@@ -20,7 +20,7 @@ final class Connection: Sendable {
         let eventLoop: any EventLoop
         /// On the event loop: writes the texts as frames, in order, with one flush; `written`
         /// completes once the kernel has them all, or fails.
-        let write: @Sendable (_ texts: [String], _ written: EventLoopPromise<Void>) -> Void
+        let write: @Sendable (_ texts: [WireText], _ written: EventLoopPromise<Void>) -> Void
         /// On the event loop, after everything queued before it was written: the closing handshake.
         let close: @Sendable (_ code: UInt16, _ reason: String) -> Void
         /// Ends the socket at once (the connection was dropped).
@@ -68,7 +68,7 @@ final class Connection: Sendable {
 
     /// Queues a message, unless the connection is closing; a full queue drops the connection.
     @discardableResult
-    func send(_ text: String) -> Delivery { deliver([.text(text)]) }
+    func send(_ text: String) -> Delivery { deliver([.text(.whole(text))]) }
 
     /// Sends what is queued, then a close frame with `code`.
     func close(code: UInt16, reason: String) { deliver([.close(code: code, reason: reason)]) }
@@ -124,7 +124,7 @@ final class Connection: Sendable {
             queue.unwritten += count
             return (queue.items, count)
         }
-        var texts: [String] = []
+        var texts: [WireText] = []
         var close: Outgoing?
         for item in items {
             if case .text(let text) = item { texts.append(text) } else { close = item }

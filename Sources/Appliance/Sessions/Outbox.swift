@@ -11,7 +11,7 @@ import Synchronization
 /// thread, and the messages they free are queued on their connections right there.
 final class Outbox: Sendable {
     enum Item: Sendable {
-        case text(Connection, String)
+        case text(Connection, WireText)
         case close(Connection, code: UInt16, reason: String)
     }
 

@@ -159,8 +159,8 @@ actor SessionRoom {
             playerId: connection.participantId, projection: projection)
         outbox.post(
             [
-                .text(connection, encode(.welcome(welcome), now: now)),
-                .text(connection, encode(.stateSnapshot(projection), now: now)),
+                .text(connection, .whole(encode(.welcome(welcome), now: now))),
+                .text(connection, .whole(encode(.stateSnapshot(projection), now: now))),
             ], after: ticket)
         if presenceChanged { sendSoon(lobby: true) }
         return true
@@ -352,7 +352,7 @@ actor SessionRoom {
         }
         var items: [Outbox.Item] = []
         for connection in dropped.origins where connections[connection.id] != nil {
-            items.append(.text(connection, encode(.error(BoxError.storage("\(error)").payload), now: now)))
+            items.append(.text(connection, .whole(encode(.error(BoxError.storage("\(error)").payload), now: now))))
         }
         outbox.post(items + snapshots(now: now), after: ticket)
         retryTimerLater(now: now)
@@ -474,7 +474,7 @@ actor SessionRoom {
             }
             guard !recipients.isEmpty else { continue }
             let text = encode(event, now: now)
-            for connection in recipients { items.append(.text(connection, text)) }
+            for connection in recipients { items.append(.text(connection, .whole(text))) }
         }
         return items
     }
@@ -483,16 +483,16 @@ actor SessionRoom {
     /// theirs but for `you` (`PlayerSnapshot`).
     private func snapshots(now: Int64) -> [Outbox.Item] {
         var items: [Outbox.Item] = []
-        var shared: [Role: String] = [:]
+        var shared: [Role: WireText] = [:]
         var players: PlayerSnapshot?
         for connection in connections.values {
-            let text: String
+            let text: WireText
             switch connection.role {
             case .host, .tv:
                 if let cached = shared[connection.role] {
                     text = cached
                 } else {
-                    text = encode(.stateSnapshot(view(for: connection, now: now)), now: now)
+                    text = .whole(encode(.stateSnapshot(view(for: connection, now: now)), now: now))
                     shared[connection.role] = text
                 }
             case .player:
@@ -523,7 +523,7 @@ actor SessionRoom {
 
     /// One message to one connection, after everything the room has sent before it.
     private func send(_ event: ServerEvent, to connection: Connection, now: Int64) {
-        outbox.post([.text(connection, encode(event, now: now))], after: ticket)
+        outbox.post([.text(connection, .whole(encode(event, now: now)))], after: ticket)
     }
 
     private func sendError(_ error: BoxError, to connection: Connection, now: Int64) {
