@@ -8,8 +8,8 @@ import NIOPosix
 /// Every message used to cross threads twice before its room saw it: the event loop read it, and
 /// a pool thread ran the socket's task and the room. On a small box the threads of both groups
 /// share the same cores, so each crossing waits for a wake-up. With the jobs on the event loops, a
-/// job started from an event loop stays on it; `make bench` showed the fan-out's median halve
-/// and the 200-player table's p99 go from about 110 ms to about 30 ms (docs/bench.md).
+/// job started from an event loop stays on it. docs/bench.md ("Fifth round") has the figures, and
+/// the one case where it costs: a loop that is saturated runs its queued jobs before it reads again.
 ///
 /// SwiftNIO offers the same takeover (`NIOSingletons`), but it finds the runtime's hook with
 /// `dlsym`, which a release build, linked statically, does not export.
