@@ -31,7 +31,7 @@ build:
 bench:
 	@scripts/bench $(BENCH_ARGS)
 
-# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Memory").
+# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Fourth round").
 release:
 	@scripts/install-deps release
 	$(SWIFT) build -c release --static-swift-stdlib
