@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -67,21 +68,25 @@ struct Box: Sendable {
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
         SessionsController(hub: hub, environment: environment, throttle: MissThrottle()).addRoutes(to: router)
 
-        let sockets = Router(context: BoxRequestContext.self)
-        SocketController(hub: hub, environment: environment).addRoutes(to: sockets)
+        let socketRouter = Router(context: BoxRequestContext.self)
+        SocketController(hub: hub, environment: environment).addRoutes(to: socketRouter)
+        let sockets = socketRouter.buildResponder()
 
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: sockets,
-                configuration: .init(
-                    ws: .init(
-                        maxFrameSize: SocketController.maxMessageBytes,
-                        // A peer that stops answering pings is gone within two periods (about 12 s).
-                        autoPing: .enabled(timePeriod: .seconds(6)),
-                        closeTimeout: SocketController.closeTimeout,
-                        // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
-                        validateUTF8: true))),
+            server: HTTPServerBuilder { responder in
+                LeanReadBuffers(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: sockets,
+                        configuration: .init(
+                            ws: .init(
+                                maxFrameSize: SocketController.maxMessageBytes,
+                                // The box pings every socket itself (`Keepalive`), without a task per socket.
+                                autoPing: .disabled,
+                                closeTimeout: SocketController.closeTimeout,
+                                // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
+                                validateUTF8: true))))
+            },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "tripto"),
             onServerRunning: { channel in

@@ -1,0 +1,76 @@
+import NIOCore
+import NIOWebSocket
+
+/// Pings a WebSocket client every `period`, and closes its socket when nothing at all was heard
+/// from it between two pings: a client that vanished (a phone that left the network without a
+/// FIN) is shown as not connected within about two periods.
+///
+/// It is a handler in the socket's pipeline with a timer on the socket's event loop. The WebSocket
+/// library can ping too, but it runs a task per socket for it, which cost about 3 KB of every
+/// socket's memory (docs/bench.md, "Sixth round"). Every frame goes on to the WebSocket handler as
+/// before; a pong is one more frame heard.
+final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    static let period = TimeAmount.seconds(6)
+
+    private let period: TimeAmount
+    private var heard = true
+    private var pings: UInt64 = 0
+    private var timer: RepeatedTask?
+
+    init(period: TimeAmount = Keepalive.period) { self.period = period }
+
+    /// Adds a keepalive to an upgraded WebSocket channel, right after its frame decoder.
+    static func install(on channel: any Channel, period: TimeAmount = Keepalive.period) {
+        channel.eventLoop.execute {
+            let pipeline = channel.pipeline.syncOperations
+            guard channel.isActive,
+                let decoder = try? pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+            else { return }
+            try? pipeline.addHandler(Keepalive(period: period), position: .after(decoder))
+        }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
+            bound.value.handler.tick(bound.value.context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { stop() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        heard = true
+        context.fireChannelRead(data)
+    }
+
+    private func tick(_ context: ChannelHandlerContext) {
+        guard heard else {
+            stop()
+            context.close(promise: nil)
+            return
+        }
+        heard = false
+        pings &+= 1
+        var data = context.channel.allocator.buffer(capacity: 8)
+        data.writeInteger(pings)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: data)), promise: nil)
+    }
+
+    /// Whether its timer runs (for the tests).
+    var isTicking: Bool { timer != nil }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+}

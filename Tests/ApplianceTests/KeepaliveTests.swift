@@ -1,0 +1,69 @@
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import Testing
+
+@testable import Appliance
+
+/// The box's own WebSocket pings, on a channel whose clock the test moves. (The process-level
+/// check with a real half-open socket is `HousekeepingTests.deadPeer`.)
+@Suite("Keepalive")
+struct KeepaliveTests {
+    /// A connected channel with a keepalive, as the box installs it after the frame decoder.
+    private func channel() throws -> (EmbeddedChannel, EmbeddedEventLoop) {
+        let loop = EmbeddedEventLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder()))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        Keepalive.install(on: channel, period: .seconds(6))
+        loop.run()
+        return (channel, loop)
+    }
+
+    /// A client's frame as bytes on the wire (unmasked, which the decoder takes; under 126 bytes).
+    private func wire(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
+        var bytes = ByteBuffer(bytes: [0x80 | UInt8(webSocketOpcode: opcode), UInt8(payload.readableBytes)])
+        bytes.writeImmutableBuffer(payload)
+        return bytes
+    }
+
+    @Test("it pings once a period, and the client's pongs, decoded, reach it")
+    func pingsEachPeriod() throws {
+        let (channel, loop) = try channel()
+        loop.advanceTime(by: .seconds(5))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+        for round in 1...3 {
+            loop.advanceTime(by: .seconds(round == 1 ? 1 : 6))
+            let ping = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+            #expect(ping.opcode == .ping && ping.fin)
+            #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+            try channel.writeInbound(wire(.pong, ping.data))
+            #expect(channel.isActive)
+        }
+    }
+
+    @Test("a client silent between two pings is closed; one that only sends messages stays")
+    func silentClientIsClosed() throws {
+        let (channel, loop) = try channel()
+        // Messages count as being heard from, and reach the handlers after the keepalive unchanged.
+        for _ in 0..<3 {
+            try channel.writeInbound(wire(.text, ByteBuffer(string: #"{"type":"PING"}"#)))
+            let passed = try #require(try channel.readInbound(as: WebSocketFrame.self))
+            #expect(passed.opcode == .text && String(buffer: passed.data) == #"{"type":"PING"}"#)
+            loop.advanceTime(by: .seconds(6))
+            #expect(channel.isActive)
+        }
+        // Nothing heard since the last ping: the next tick closes the socket.
+        loop.advanceTime(by: .seconds(6))
+        #expect(!channel.isActive)
+    }
+
+    @Test("a closed socket leaves no timer behind")
+    func stopsWithTheChannel() throws {
+        let (channel, _) = try channel()
+        let keepalive = try channel.pipeline.syncOperations.handler(type: Keepalive.self)
+        #expect(keepalive.isTicking)
+        _ = try channel.finish()
+        #expect(!keepalive.isTicking)
+    }
+}
