@@ -160,6 +160,7 @@ struct Report: Codable, Sendable {
             row("server CPU while playing (of one core)") {
                 String(format: "%.0f %% over %.1f s", $0.playCpuPercent, $0.playSeconds)
             }
+            row("load generator CPU meanwhile (of one core)") { String(format: "%.0f %%", $0.generatorCpuPercent) }
             row("socket errors heard") {
                 $0.errors.isEmpty
                     ? "none"

@@ -26,6 +26,8 @@ struct Outcome: Codable, Sendable {
     var socketsConnected: Int
     var playCpuPercent: Double
     var playSeconds: Double
+    /// This load generator's own CPU over the same time: it shares the cores with the server.
+    var generatorCpuPercent: Double
     var create: Spread
     var join: Spread
     var fanout: Spread
@@ -97,7 +99,9 @@ extension Scenario {
         try await Task.sleep(for: .seconds(1))
         let settled = server.gauge.read()
 
+        let generator = ProcessGauge(pid: getpid())
         let playStart = server.gauge.read()
+        let generatorStart = generator.read()
         let deadline = WallClock.nowMs() + Double(timeoutSeconds) * 1_000
         let games = self.games
         let stepMs = self.stepMs
@@ -107,6 +111,7 @@ extension Scenario {
             return await table.play(games: games, stepMs: stepMs, deadlineMs: deadline)
         }.filter { $0 }.count
         let playEnd = server.gauge.read()
+        let generatorEnd = generator.read()
         // Let the last messages arrive before counting.
         try await Task.sleep(for: .milliseconds(500))
         for table in tables { for seat in table.seats { seat.close() } }
@@ -144,6 +149,7 @@ extension Scenario {
             rssPerSocketBytes: connected > 0 ? Double(settledRss - idleRss) / Double(connected) : 0,
             socketsConnected: connected, playCpuPercent: cpuPercent(playStart, playEnd),
             playSeconds: ((playEnd?.atMs ?? 0) - (playStart?.atMs ?? 0)) / 1_000,
+            generatorCpuPercent: cpuPercent(generatorStart, generatorEnd),
             create: Spread(tables.flatMap(\.timing.create)), join: Spread(tables.flatMap(\.timing.join)),
             fanout: Spread(all), fanoutByType: byType.mapValues(Spread.init), brake: Spread(brakeSamples),
             tablesFinished: finished, eventsExpected: tallies.map(\.expected).reduce(0, +),
