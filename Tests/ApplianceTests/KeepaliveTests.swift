@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -15,7 +16,7 @@ struct KeepaliveTests {
         let channel = EmbeddedChannel(loop: loop)
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder()))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
-        Keepalive.install(on: channel, period: .seconds(6))
+        Keepalive.install(on: channel, period: .seconds(6), logger: Logger(label: "test"))
         loop.run()
         return (channel, loop)
     }
@@ -27,9 +28,10 @@ struct KeepaliveTests {
         return bytes
     }
 
-    @Test("it pings once a period, and the client's pongs, decoded, reach it")
+    @Test("it pings once a period; the client's pongs, decoded, reach it and end there")
     func pingsEachPeriod() throws {
         let (channel, loop) = try channel()
+        defer { _ = try? channel.finish() }
         loop.advanceTime(by: .seconds(5))
         #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
         for round in 1...3 {
@@ -38,6 +40,7 @@ struct KeepaliveTests {
             #expect(ping.opcode == .ping && ping.fin)
             #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
             try channel.writeInbound(wire(.pong, ping.data))
+            #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
             #expect(channel.isActive)
         }
     }
@@ -45,6 +48,7 @@ struct KeepaliveTests {
     @Test("a client silent between two pings is closed; one that only sends messages stays")
     func silentClientIsClosed() throws {
         let (channel, loop) = try channel()
+        defer { _ = try? channel.finish() }
         // Messages count as being heard from, and reach the handlers after the keepalive unchanged.
         for _ in 0..<3 {
             try channel.writeInbound(wire(.text, ByteBuffer(string: #"{"type":"PING"}"#)))
@@ -58,12 +62,22 @@ struct KeepaliveTests {
         #expect(!channel.isActive)
     }
 
-    @Test("a closed socket leaves no timer behind")
+    @Test("its timer stops when it is taken out of the pipeline, and when the socket closes")
     func stopsWithTheChannel() throws {
-        let (channel, _) = try channel()
+        let (channel, loop) = try channel()
         let keepalive = try channel.pipeline.syncOperations.handler(type: Keepalive.self)
         #expect(keepalive.isTicking)
-        _ = try channel.finish()
+        try channel.pipeline.syncOperations.removeHandler(keepalive).wait()
         #expect(!keepalive.isTicking)
+        loop.advanceTime(by: .seconds(30))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+        #expect(channel.isActive)
+        _ = try channel.finish()
+
+        let (other, _) = try self.channel()
+        let second = try other.pipeline.syncOperations.handler(type: Keepalive.self)
+        #expect(second.isTicking)
+        _ = try other.finish()
+        #expect(!second.isTicking)
     }
 }

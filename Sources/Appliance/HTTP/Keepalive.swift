@@ -1,14 +1,16 @@
+import Logging
 import NIOCore
 import NIOWebSocket
 
 /// Pings a WebSocket client every `period`, and closes its socket when nothing at all was heard
 /// from it between two pings: a client that vanished (a phone that left the network without a
-/// FIN) is shown as not connected within about two periods.
+/// FIN) is shown as not connected within about two periods. The socket is closed without a close
+/// frame, which such a client would not read.
 ///
 /// It is a handler in the socket's pipeline with a timer on the socket's event loop. The WebSocket
 /// library can ping too, but it runs a task per socket for it, which cost about 3 KB of every
-/// socket's memory (docs/bench.md, "Sixth round"). Every frame goes on to the WebSocket handler as
-/// before; a pong is one more frame heard.
+/// socket's memory (docs/bench.md, "Sixth round"). The answers to its pings end here (the frame
+/// decoder before it has checked them); every other frame goes on to the WebSocket handler.
 final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
@@ -24,13 +26,16 @@ final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
     init(period: TimeAmount = Keepalive.period) { self.period = period }
 
     /// Adds a keepalive to an upgraded WebSocket channel, right after its frame decoder.
-    static func install(on channel: any Channel, period: TimeAmount = Keepalive.period) {
+    static func install(on channel: any Channel, period: TimeAmount = Keepalive.period, logger: Logger) {
         channel.eventLoop.execute {
+            guard channel.isActive else { return }
             let pipeline = channel.pipeline.syncOperations
-            guard channel.isActive,
-                let decoder = try? pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
-            else { return }
-            try? pipeline.addHandler(Keepalive(period: period), position: .after(decoder))
+            do {
+                let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                try pipeline.addHandler(Keepalive(period: period), position: .after(decoder))
+            } catch {
+                logger.warning("socket not kept alive: no WebSocket frame decoder", metadata: ["error": "\(error)"])
+            }
         }
     }
 
@@ -50,6 +55,7 @@ final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         heard = true
+        guard unwrapInboundIn(data).opcode != .pong else { return }
         context.fireChannelRead(data)
     }
 

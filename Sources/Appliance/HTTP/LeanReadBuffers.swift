@@ -6,8 +6,9 @@ import NIOCore
 ///
 /// A NIO channel keeps its receive buffers for reuse, sized by its allocator: 2 KB each by default.
 /// A client of the box sends messages of a few hundred bytes, so these start at 512 bytes; the
-/// allocator still grows them, read by read, for a large message. About 1.5 KB less memory per
-/// socket (docs/bench.md, "Sixth round").
+/// allocator still grows them, read by read, for a large message (a browser's upgrade request of
+/// more than 512 bytes leaves 1 KB). About 1.5 KB less memory per socket of the load generator
+/// (docs/bench.md, "Sixth round").
 struct LeanReadBuffers<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 

@@ -20,7 +20,7 @@ struct SocketController: Sendable {
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.ws("/ws") { inbound, outbound, context in
             let channel = context.requestContext.channel
-            Keepalive.install(on: channel)
+            Keepalive.install(on: channel, logger: environment.logger)
             guard
                 let (connection, room, messages) = try await admit(
                     inbound: inbound, outbound: outbound, channel: channel, request: context.request)
