@@ -8,8 +8,12 @@ struct Machine: Codable, Sendable {
     var kernel: String
     var swift: String
     var build: String
+    /// How much of the machine's CPU other processes used in the second before the run.
+    var busyBeforePercent: Double
+    /// Above this, the report says the machine was not idle.
+    static let busyLimitPercent = 10.0
 
-    static func describe(build: String) -> Machine {
+    static func describe(build: String, busyBeforePercent: Double) -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model =
             cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
@@ -25,7 +29,25 @@ struct Machine: Codable, Sendable {
         return Machine(
             cores: ProcessInfo.processInfo.activeProcessorCount, cpuModel: model,
             memoryGiB: (kilobytes / 1_048_576 * 10).rounded() / 10, kernel: kernel, swift: swiftVersion(),
-            build: build)
+            build: build, busyBeforePercent: busyBeforePercent)
+    }
+
+    /// The share of all cores in use over `seconds` (from /proc/stat): what else is running.
+    static func busyPercent(over seconds: Double) async -> Double {
+        func sample() -> (busy: Double, total: Double)? {
+            guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+                let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
+            else { return nil }
+            // user nice system idle iowait irq softirq steal ...
+            let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+            guard fields.count >= 5 else { return nil }
+            let total = fields.prefix(8).reduce(0, +)
+            return (total - fields[3] - fields[4], total)
+        }
+        guard let before = sample() else { return 0 }
+        try? await Task.sleep(for: .seconds(seconds))
+        guard let after = sample(), after.total > before.total else { return 0 }
+        return (after.busy - before.busy) / (after.total - before.total) * 100
     }
 
     private static func swiftVersion() -> String {
@@ -122,9 +144,13 @@ struct Report: Codable, Sendable {
         var lines = ["# Tripto box load benchmark, \(date)", ""]
         lines += [
             "Machine: \(machine.cores) cores, \(machine.cpuModel), \(machine.memoryGiB) GiB, Linux \(machine.kernel); "
-                + "\(machine.swift); `tripto` \(machine.build) build. Server and load generator share the machine.",
+                + "\(machine.swift); `tripto` \(machine.build) build. Server and load generator share the machine. "
+                + String(format: "Before the run, %.0f %% of its CPU was in use.", machine.busyBeforePercent),
             "",
         ]
+        if machine.busyBeforePercent > Machine.busyLimitPercent {
+            lines += ["**The machine was not idle before the run: its figures are not comparable.**", ""]
+        }
         let names = outcomes.map(\.scenario.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for name in names {
             let ours = outcomes.first { $0.scenario.name == name && $0.contender == .tripto }

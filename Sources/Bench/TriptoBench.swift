@@ -57,6 +57,11 @@ struct TriptoBench: AsyncParsableCommand {
                     name: "crowd", sessions: 1, players: crowd, games: games, everyoneBrakes: true, stepMs: stepMs,
                     timeoutSeconds: timeout))
         }
+        // Another process at work (a server left over from an earlier run, a build) skews every figure.
+        let busyBefore = await Machine.busyPercent(over: 1)
+        if busyBefore > Machine.busyLimitPercent {
+            print(String(format: "warning: %.0f %% of the machine's CPU is in use before the run", busyBefore))
+        }
         let launch = RunningServer.Launch(
             tripto: tripto, packs: packs, python: python, baselineScript: baseline,
             maxPlayers: max(50, players, crowd))
@@ -70,7 +75,8 @@ struct TriptoBench: AsyncParsableCommand {
         }
 
         let stamp = ISO8601DateFormatter().string(from: Date())
-        let report = Report(date: stamp, machine: Machine.describe(build: build), outcomes: outcomes)
+        let report = Report(
+            date: stamp, machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
         let day = String(stamp.prefix(10))
         let base = URL(fileURLWithPath: output).appendingPathComponent(
             "\(day)-\(sessions)x\(players)\(smoke ? "-smoke" : "")")

@@ -22,6 +22,10 @@ struct BenchSmokeTests {
         #expect(files.contains { $0.hasSuffix("-3x4-smoke.md") })
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent(json)))
         let outcomes = try #require((report as? [String: Any])?["outcomes"] as? [[String: Any]])
+        // How busy the machine was before the run, so that a skewed report can be told from a good one.
+        let machine = try #require((report as? [String: Any])?["machine"] as? [String: Any])
+        let busy = try #require((machine["busyBeforePercent"] as? NSNumber)?.doubleValue)
+        #expect((0...100).contains(busy))
         #expect(outcomes.count == 2, "tables and crowd: \(text)")
         for outcome in outcomes {
             #expect(outcome["lost"] as? Int == 0)
