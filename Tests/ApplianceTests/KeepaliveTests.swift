@@ -1,4 +1,3 @@
-import Logging
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -16,7 +15,7 @@ struct KeepaliveTests {
         let channel = EmbeddedChannel(loop: loop)
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder()))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
-        Keepalive.install(on: channel, period: .seconds(6), logger: Logger(label: "test"))
+        try channel.pipeline.syncOperations.addHandler(Keepalive(period: .seconds(6)))
         loop.run()
         return (channel, loop)
     }

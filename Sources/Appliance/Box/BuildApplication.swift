@@ -2,7 +2,6 @@ import Core
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -15,6 +14,8 @@ struct Box: Sendable {
     let address: PublicAddress
     let web: WebPages
     let kiosk: KioskDirector?
+    /// The open WebSockets, which the box closes when it stops.
+    let sockets = OpenSockets()
 
     init(configuration: BoxConfiguration, logger: Logger) async throws {
         self.configuration = configuration
@@ -68,25 +69,11 @@ struct Box: Sendable {
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
         SessionsController(hub: hub, environment: environment, throttle: MissThrottle()).addRoutes(to: router)
 
-        let socketRouter = Router(context: BoxRequestContext.self)
-        SocketController(hub: hub, environment: environment).addRoutes(to: socketRouter)
-        let sockets = socketRouter.buildResponder()
+        let sockets = SocketController(hub: hub, environment: environment, open: self.sockets)
 
         return Application(
             router: router,
-            server: HTTPServerBuilder { responder in
-                LeanReadBuffers(
-                    base: HTTP1WebSocketUpgradeChannel(
-                        responder: responder, webSocketResponder: sockets,
-                        configuration: .init(
-                            ws: .init(
-                                maxFrameSize: SocketController.maxMessageBytes,
-                                // The box pings every socket itself (`Keepalive`), without a task per socket.
-                                autoPing: .disabled,
-                                closeTimeout: SocketController.closeTimeout,
-                                // A text frame that is not UTF-8 closes the socket with 1007, as RFC 6455 asks.
-                                validateUTF8: true))))
-            },
+            server: HTTPServerBuilder { responder in BoxChannel(responder: responder, sockets: sockets) },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "tripto"),
             onServerRunning: { channel in
@@ -110,7 +97,8 @@ struct Box: Sendable {
                 }),
             .init(
                 service: SessionKeeper(
-                    hub: hub, sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
+                    hub: hub, sockets: sockets,
+                    sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
         ]
         if let kiosk { services.append(.init(service: kiosk)) }
         if let speaker = environment.speaker { services.append(.init(service: SpeakerService(speaker: speaker))) }

@@ -1,22 +1,16 @@
 import Core
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 
-/// The request context of every route: WebSocket upgrades and the caller's address (for throttling).
-struct BoxRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+/// The request context of every route, with the caller's address (for throttling).
+struct BoxRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<Self>
     let remoteAddress: SocketAddress?
-    /// The connection's channel, for the WebSocket writer (`SocketController`).
-    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         remoteAddress = source.channel.remoteAddress
-        channel = source.channel
     }
 
     /// Bodies above the contract's 16 KiB are refused before they are read in full.

@@ -1,4 +1,3 @@
-import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -24,20 +23,6 @@ final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
     private var timer: RepeatedTask?
 
     init(period: TimeAmount = Keepalive.period) { self.period = period }
-
-    /// Adds a keepalive to an upgraded WebSocket channel, right after its frame decoder.
-    static func install(on channel: any Channel, period: TimeAmount = Keepalive.period, logger: Logger) {
-        channel.eventLoop.execute {
-            guard channel.isActive else { return }
-            let pipeline = channel.pipeline.syncOperations
-            do {
-                let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
-                try pipeline.addHandler(Keepalive(period: period), position: .after(decoder))
-            } catch {
-                logger.warning("socket not kept alive: no WebSocket frame decoder", metadata: ["error": "\(error)"])
-            }
-        }
-    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)

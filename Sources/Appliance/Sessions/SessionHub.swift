@@ -105,6 +105,7 @@ actor SessionHub {
 /// Runs the hub's housekeeping for as long as the box runs; on shutdown it closes every socket first.
 struct SessionKeeper: Service {
     let hub: SessionHub
+    let sockets: OpenSockets
     var sweepInterval: Duration = .seconds(30)
 
     func run() async throws {
@@ -114,7 +115,9 @@ struct SessionKeeper: Service {
                 await hub.sweep(now: ServerClock.now())
             }
         }
-        // The sockets are closed before the HTTP server stops (this service is shut down first).
+        // The sockets are closed before the HTTP server stops (this service is shut down first):
+        // the rooms' first, each after what is queued for it, then any other.
         await hub.closeAllConnections()
+        await sockets.closeAll(limit: .seconds(2))
     }
 }

@@ -1,0 +1,259 @@
+import Core
+import Foundation
+import NIOCore
+import NIOWebSocket
+
+/// One client's WebSocket, as the last handler of its channel's pipeline, on its event loop.
+///
+/// It authenticates the client (a HELLO first when the upgrade carried no token), attaches it to its
+/// room, and then hands each message it reads to the room, in order. It answers pings and takes part
+/// in the closing handshake, whichever side starts it. Nothing waits in a task while the socket is
+/// open, which is most of what a socket costs (docs/bench.md, "Seventh round"): the room's messages
+/// are written from `Connection`, and a task runs only while messages are on their way to the room.
+final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// A refusal waits this long after the upgrade. A frame sent in the same instant as the 101
+    /// response reaches the client in the same read, and some client libraries (NIO's client
+    /// upgrader among them) drop such frames and fail the connection; the client would not see why
+    /// it was refused.
+    static let settle = TimeAmount.milliseconds(300)
+
+    private enum Stage {
+        /// The upgrade carried no token: the first message must be a HELLO with one.
+        case awaitingHello
+        /// Being authenticated and attached; what arrives meanwhile waits here.
+        case admitting(waiting: [WebSocketFrame])
+        case open(MessageReader, RoomInbox)
+        /// Refused, or closing: messages are not read any more.
+        case done
+    }
+
+    private let controller: SocketController
+    private let token: String?
+    private var stage: Stage = .awaitingHello
+    private var context: ChannelHandlerContext?
+    private var helloTimer: Scheduled<Void>?
+    /// The connection, once attached: it is detached when the socket goes.
+    private var attached: (Connection, RoomInbox)?
+    private var closeSent = false
+
+    init(controller: SocketController, token: String?) {
+        self.controller = controller
+        self.token = token
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if let token {
+            admit(token: token)
+        } else {
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            helloTimer = context.eventLoop.scheduleTask(in: SocketController.helloTimeout) { bound.value.refuse() }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        helloTimer?.cancel()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        helloTimer?.cancel()
+        stage = .done
+        if let (connection, inbox) = attached {
+            attached = nil
+            connection.ended()
+            inbox.post(.detach(now: ServerClock.now()))
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        guard frame.reservedBits.isEmpty else { return startClose(code: .protocolError, reason: nil) }
+        switch frame.opcode {
+        case .text, .binary:
+            read(frame)
+        case .ping:
+            guard !closeSent else { return }
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            receivedClose(frame)
+        default:
+            // A reserved opcode (continuations were joined before this handler).
+            startClose(code: .protocolError, reason: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            // The box is stopping (`OpenSockets.closeAll`, or the HTTP server). The rooms have closed
+            // their sockets already; this is for one still being admitted or waiting for its HELLO.
+            startClose(code: .goingAway, reason: "BOX_SHUTTING_DOWN")
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case is NIOWebSocketError:
+            // NIO's protocol error handler, before this one, has sent the close frame (1009 for a
+            // frame over the limit) and closes the socket.
+            closeSent = true
+            stage = .done
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            startClose(code: .messageTooLarge, reason: nil)
+        case is NIOWebSocketFrameAggregator.Error:
+            startClose(code: .protocolError, reason: nil)
+        default:
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: Messages
+
+    private func read(_ frame: WebSocketFrame) {
+        let bytes = frame.unmaskedData
+        var text: String?
+        if frame.opcode == .text {
+            guard let string = String(validating: bytes.readableBytesView, as: UTF8.self) else {
+                // RFC 6455: a text message that is not UTF-8 fails the connection with 1007.
+                return startClose(code: .dataInconsistentWithMessage, reason: nil)
+            }
+            text = string
+        }
+        switch stage {
+        case .awaitingHello:
+            helloTimer?.cancel()
+            guard let text, case .hello(let hello)? = try? ClientMessage.decode(Data(text.utf8)) else {
+                return refuse()
+            }
+            admit(token: hello.authToken)
+        case .admitting(var waiting):
+            waiting.append(frame)
+            stage = .admitting(waiting: waiting)
+        case .open(var reader, let inbox):
+            let now = ServerClock.now()
+            let message = reader.check(text, now: now)
+            stage = .open(reader, inbox)
+            if let message { inbox.post(.message(message, now: now)) }
+        case .done:
+            break
+        }
+    }
+
+    // MARK: Admission
+
+    private func admit(token: String) {
+        guard let context else { return }
+        stage = .admitting(waiting: [])
+        // Read no more until the client is attached (a few milliseconds).
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        let channel = context.channel
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let socket = Connection.Socket(
+            eventLoop: channel.eventLoop,
+            write: { texts, written in SocketController.write(texts, on: channel, written) },
+            close: { code, reason in
+                bound.value.startClose(code: WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
+            },
+            end: { channel.close(promise: nil) })
+        let controller = self.controller
+        Task {
+            let admission = await controller.admit(token: token, socket: socket, now: ServerClock.now())
+            channel.eventLoop.execute { bound.value.admitted(admission) }
+        }
+    }
+
+    private func admitted(_ admission: SocketController.Admission) {
+        guard case .admitting(let waiting) = stage, let context else {
+            // The socket went meanwhile.
+            if case .attached(let connection, let room) = admission {
+                connection.ended()
+                RoomInbox(room: room, connectionId: connection.id).post(.detach(now: ServerClock.now()))
+            }
+            return
+        }
+        switch admission {
+        case .attached(let connection, let room):
+            let inbox = RoomInbox(room: room, connectionId: connection.id)
+            attached = (connection, inbox)
+            stage = .open(MessageReader(connection: connection, sessionId: room.id), inbox)
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            for frame in waiting { read(frame) }
+        case .ended(let sessionEnded):
+            settleThenClose(with: sessionEnded, code: .normalClosure, reason: "SESSION_ENDED")
+        case .refused:
+            refuse()
+        }
+    }
+
+    /// ERROR UNAUTHORIZED, then close 4001.
+    private func refuse() {
+        let error = WireEncoder.error(
+            "UNAUTHORIZED", "A valid auth token is needed", sessionId: "", now: ServerClock.now())
+        settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4001), reason: "UNAUTHORIZED")
+    }
+
+    private func settleThenClose(with text: String, code: WebSocketErrorCode, reason: String) {
+        guard let context else { return }
+        stage = .done
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.settle) {
+            let handler = bound.value
+            guard !handler.closeSent, let context = handler.context else { return }
+            let data = context.channel.allocator.buffer(string: text)
+            context.write(handler.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
+            handler.startClose(code: code, reason: reason)
+        }
+    }
+
+    // MARK: Closing
+
+    /// Sends a close frame, after everything written before it. The client's answer ends the
+    /// socket; one that does not answer is cut off after `closeTimeout`.
+    private func startClose(code: WebSocketErrorCode, reason: String?) {
+        stage = .done
+        guard !closeSent, let context else { return }
+        closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2 + (reason?.utf8.count ?? 0))
+        data.write(webSocketErrorCode: code)
+        if let reason { data.writeString(reason) }
+        context.writeAndFlush(
+            wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
+        let channel = context.channel
+        channel.eventLoop.scheduleTask(in: SocketController.closeTimeout) { channel.close(promise: nil) }
+    }
+
+    /// The client's close frame: the answer to ours, which ends the socket, or its own close,
+    /// which is answered first: 1000, or 1002 for a close frame that is malformed or has a code
+    /// RFC 6455 does not allow.
+    private func receivedClose(_ frame: WebSocketFrame) {
+        stage = .done
+        guard let context else { return }
+        if !closeSent {
+            closeSent = true
+            var payload = frame.unmaskedData
+            let malformed = payload.readableBytes == 1
+            var code = WebSocketErrorCode.normalClosure
+            if malformed {
+                code = .protocolError
+            } else if case .unknown(let number)? = payload.readWebSocketErrorCode(), !(3000...4999).contains(number) {
+                code = .protocolError
+            }
+            var data = context.channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: code)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+                .whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
