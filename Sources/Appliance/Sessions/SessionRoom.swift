@@ -35,6 +35,10 @@ actor SessionRoom {
     private var lobbyDue = false
     private var snapshotsDue = false
     private var sendDueScheduled = false
+    /// A presence change's send waits for `presenceWindow` (`sendPresenceSoon`).
+    private var presenceSendScheduled = false
+    /// Connections coming and going are told to the others at most this often.
+    static let presenceWindow: Duration = .milliseconds(100)
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -162,7 +166,7 @@ actor SessionRoom {
                 .text(connection, .whole(encode(.welcome(welcome), now: now))),
                 .text(connection, .whole(encode(.stateSnapshot(projection), now: now))),
             ], after: ticket)
-        if presenceChanged { sendSoon(lobby: true) }
+        if presenceChanged { sendPresenceSoon() }
         return true
     }
 
@@ -171,7 +175,7 @@ actor SessionRoom {
         if connections.isEmpty { idleSince = now }
         let stillHere = connections.values.contains { $0.participantId == connection.participantId }
         guard !stillHere else { return }
-        if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendSoon(lobby: true) }
+        if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
     }
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
@@ -421,12 +425,11 @@ actor SessionRoom {
 
     // MARK: Sending
 
-    /// Snapshots (and, for presence changes, a LOBBY_UPDATED) go out at the room's next free
-    /// moment: after a burst of commands or connections (every player answering at once, a table
-    /// sitting down) each client gets one of each for the state after all of them, rather than one
-    /// per command. They still come after the events they follow, and never show an older state.
-    private func sendSoon(lobby: Bool = false) {
-        lobbyDue = lobbyDue || lobby
+    /// Snapshots go out at the room's next free moment: after a burst of commands (every player
+    /// answering at once) each client gets one for the state after all of them, rather than one per
+    /// command, along with a presence change's LOBBY_UPDATED if one is due. They still come after
+    /// the events they follow, and never show an older state.
+    private func sendSoon() {
         snapshotsDue = true
         guard !sendDueScheduled else { return }
         sendDueScheduled = true
@@ -436,6 +439,24 @@ actor SessionRoom {
     private func sendDue() {
         sendDueScheduled = false
         outbox.post(dueItems(now: ServerClock.now()), after: ticket)
+    }
+
+    /// A connection came or went: the LOBBY_UPDATED and snapshots that tell the others go out
+    /// within `presenceWindow`, with every other presence change of that time. Phones connect in
+    /// waves (a venue's room sitting down, everyone coming back after the Wi-Fi dropped), and in a
+    /// session of 200 each change is 200 snapshots; sent at the next free moment, a wave of
+    /// connections was told to everyone about 80 times over (docs/bench.md, "Seventh round").
+    /// A command's own send, if one comes sooner, takes the presence change along.
+    private func sendPresenceSoon() {
+        lobbyDue = true
+        snapshotsDue = true
+        guard !presenceSendScheduled else { return }
+        presenceSendScheduled = true
+        Task {
+            try? await Task.sleep(for: Self.presenceWindow)
+            self.presenceSendScheduled = false
+            if self.lobbyDue || self.snapshotsDue { self.sendDue() }
+        }
     }
 
     /// What is due (a LOBBY_UPDATED, snapshots, or with `snapshots` those in any case); after
