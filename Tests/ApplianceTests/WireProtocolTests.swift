@@ -44,6 +44,27 @@ struct WireProtocolTests {
         #expect(pong?.text == "are you there")
     }
 
+    @Test("a client that pings and never reads leaves no backlog of pongs in the box")
+    func pingFlood() async throws {
+        let token = try await http.post("/v1/sessions").string("hostAuthToken")
+        let (port, box) = (self.box.port, self.box)
+        let before = try box.memoryKiB()
+        let socket = try await offTheTestThreads {
+            let socket = try RawWebSocket.open(port: port, token: token, receiveBuffer: 4096)
+            // 60,000 pings of 125 bytes: 7.5 MB of pongs if every one were kept for the socket.
+            let ping = RawWebSocket.frame(0x9, [UInt8](repeating: 0x2A, count: 125))
+            for _ in 0..<60 { socket.write(Array([[UInt8]](repeating: ping, count: 1_000).joined())) }
+            return socket
+        }
+        // The box reads them all (the socket stays open); what it holds for the socket stays small.
+        try await Task.sleep(for: .milliseconds(500))
+        let healthz = try await http.get("/healthz")
+        #expect(healthz.status == 200)
+        let grown = try box.memoryKiB() - before
+        #expect(grown < 3 * 1024, "the box's memory grew by \(grown) KiB")
+        _ = socket
+    }
+
     @Test("a message in three fragments is read as one; fragments over 16 KiB in all close with 1009")
     func fragments() async throws {
         let socket = try await admitted()

@@ -19,6 +19,8 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// upgrader among them) drop such frames and fail the connection; the client would not see why
     /// it was refused.
     static let settle = TimeAmount.milliseconds(300)
+    /// Messages kept while the client is being admitted.
+    static let waitingLimit = 40
 
     private enum Stage {
         /// The upgrade carried no token: the first message must be a HELLO with one.
@@ -77,7 +79,9 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .text, .binary:
             read(frame)
         case .ping:
-            guard !closeSent else { return }
+            // A client that pings and does not read gets no backlog of pongs: RFC 6455 lets an
+            // endpoint answer only the latest ping.
+            guard !closeSent, context.channel.isWritable else { return }
             context.writeAndFlush(
                 wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
@@ -136,6 +140,9 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             admit(token: hello.authToken)
         case .admitting(var waiting):
+            // Reading has stopped; only what came in the same read waits, and no more than the
+            // messages a client may send at once (`MessageBudget`'s burst).
+            guard waiting.count < Self.waitingLimit else { return }
             waiting.append(frame)
             stage = .admitting(waiting: waiting)
         case .open(var reader, let inbox):

@@ -18,8 +18,12 @@ final class RawWebSocket: @unchecked Sendable {
     private var received: [UInt8] = []
 
     /// Connects to the box on loopback; `request` is written as it is (an upgrade, or anything else).
-    init(port: Int, request: String, timeout: Duration = .seconds(10)) throws {
+    /// `receiveBuffer`: a small one makes the box's writes back up soon when the test does not read.
+    init(port: Int, request: String, timeout: Duration = .seconds(10), receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -46,8 +50,9 @@ final class RawWebSocket: @unchecked Sendable {
     }
 
     /// Opens a socket to `/ws` and reads the 101 response.
-    static func open(port: Int, token: String? = nil) throws -> RawWebSocket {
-        let socket = try RawWebSocket(port: port, request: upgrade(port: port, token: token))
+    static func open(port: Int, token: String? = nil, receiveBuffer: Int32? = nil) throws -> RawWebSocket {
+        let socket = try RawWebSocket(
+            port: port, request: upgrade(port: port, token: token), receiveBuffer: receiveBuffer)
         let head = try socket.readHead()
         guard head.hasPrefix("HTTP/1.1 101") else { throw HarnessError.unexpected("no upgrade: \(head)") }
         return socket
