@@ -7,9 +7,10 @@ import NIOWebSocket
 ///
 /// It authenticates the client (a HELLO first when the upgrade carried no token), attaches it to its
 /// room, and then hands each message it reads to the room, in order. It answers pings and takes part
-/// in the closing handshake, whichever side starts it. Nothing waits in a task while the socket is
-/// open, which is most of what a socket costs (docs/bench.md, "Seventh round"): the room's messages
-/// are written from `Connection`, and a task runs only while messages are on their way to the room.
+/// in the closing handshake, whichever side starts it. No task waits while the socket is open (a
+/// task per socket was most of what a socket cost: docs/bench.md, "Seventh round"): the room's
+/// messages are written from `Connection`, and a task runs only while messages are on their way to
+/// the room (`RoomInbox`).
 final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -166,7 +167,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let socket = Connection.Socket(
             eventLoop: channel.eventLoop,
-            write: { texts, written in SocketController.write(texts, on: channel, written) },
+            write: { texts, written in bound.value.write(texts, written) },
             close: { code, reason in
                 bound.value.startClose(code: WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
             },
@@ -187,18 +188,25 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
+        // Reading again: an admitted client's messages, or a refused one's answer to the close.
+        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
         switch admission {
         case .attached(let connection, let room):
             let inbox = RoomInbox(room: room, connectionId: connection.id)
             attached = (connection, inbox)
             stage = .open(MessageReader(connection: connection, sessionId: room.id), inbox)
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
             for frame in waiting { read(frame) }
         case .ended(let sessionEnded):
             settleThenClose(with: sessionEnded, code: .normalClosure, reason: "SESSION_ENDED")
         case .refused:
             refuse()
         }
+    }
+
+    /// The room's messages; none after a close frame (RFC 6455: nothing follows it).
+    private func write(_ texts: [WireText], _ written: EventLoopPromise<Void>) {
+        guard !closeSent, let context else { return written.succeed() }
+        SocketController.write(texts, on: context.channel, written)
     }
 
     /// ERROR UNAUTHORIZED, then close 4001.
