@@ -5,14 +5,18 @@ import Testing
 /// The WebSocket itself, frame by frame, against a running box: what RFC 6455 asks of a server
 /// (pings, fragments, the closing handshake, frames it must refuse), the upgrade, and the messages
 /// a client sends before the box has finished admitting it.
-@Suite("WebSocket frames")
+///
+/// One test at a time, each with its own box started off the test threads: the other suites'
+/// sockets run on those threads, and a box start waits for the box to print its port.
+@Suite("WebSocket frames", .serialized)
 struct WireProtocolTests {
     let box: BoxProcess
     let http: HTTP
 
-    init() throws {
-        box = try BoxProcess()
-        try box.start()
+    init() async throws {
+        let box = try BoxProcess()
+        try await offTheTestThreads { try box.start() }
+        self.box = box
         http = HTTP(base: box.baseURL)
     }
 
