@@ -141,8 +141,8 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             admit(token: hello.authToken)
         case .admitting(var waiting):
-            // Reading has stopped; only what came in the same read waits, and no more than the
-            // messages a client may send at once (`MessageBudget`'s burst).
+            // Admission takes a few milliseconds; no more than the messages a client may send at
+            // once (`MessageBudget`'s burst) wait for it, and the rest are dropped.
             guard waiting.count < Self.waitingLimit else { return }
             waiting.append(frame)
             stage = .admitting(waiting: waiting)
@@ -161,8 +161,6 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func admit(token: String) {
         guard let context else { return }
         stage = .admitting(waiting: [])
-        // Read no more until the client is attached (a few milliseconds).
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         let channel = context.channel
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let socket = Connection.Socket(
@@ -180,7 +178,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func admitted(_ admission: SocketController.Admission) {
-        guard case .admitting(let waiting) = stage, let context else {
+        guard case .admitting(let waiting) = stage, context != nil else {
             // The socket went meanwhile.
             if case .attached(let connection, let room) = admission {
                 connection.ended()
@@ -188,8 +186,6 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
-        // Reading again: an admitted client's messages, or a refused one's answer to the close.
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
         switch admission {
         case .attached(let connection, let room):
             let inbox = RoomInbox(room: room, connectionId: connection.id)
