@@ -20,25 +20,9 @@ final class RawWebSocket: @unchecked Sendable {
     /// Connects to the box on loopback; `request` is written as it is (an upgrade, or anything else).
     /// `receiveBuffer`: a small one makes the box's writes back up soon when the test does not read.
     init(port: Int, request: String, timeout: Duration = .seconds(10), receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
+        fd = try loopbackSocket(port: port, receiveBuffer: receiveBuffer)
         var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            Glibc.close(fd)
-            throw HarnessError.unexpected("connect failed")
-        }
         write(Array(request.utf8))
     }
 
@@ -183,4 +167,27 @@ final class RawWebSocket: @unchecked Sendable {
     }
 
     deinit { Glibc.close(fd) }
+}
+
+/// A TCP socket connected to the box on loopback. `receiveBuffer` is set before the connect, so the
+/// window the box sees is small from the start.
+func loopbackSocket(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else {
+        Glibc.close(fd)
+        throw HarnessError.unexpected("connect failed")
+    }
+    return fd
 }
