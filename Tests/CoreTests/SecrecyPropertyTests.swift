@@ -57,11 +57,16 @@ struct SecrecyPropertyTests {
         step: Int
     ) throws {
         let current = game.phase == .lobby ? nil : game.round
-        let withoutClues = text.replacingOccurrences(
-            of: #""clueText":"(\\.|[^"\\])*""#, with: "", options: .regularExpression)
+        // The regular expressions only where they can matter: removing text adds no secret.
+        let withoutClues =
+            text.has("Zcountry")
+            ? text.replacingOccurrences(of: #""clueText":"(\\.|[^"\\])*""#, with: "", options: .regularExpression)
+            : text
         // Multiple-choice options show the right answer among the others: that is the question, not a leak.
-        let withoutOptions = text.replacingOccurrences(
-            of: #""options":\[[^\]]*\]"#, with: "", options: .regularExpression)
+        let withoutOptions =
+            text.has("Zanswer")
+            ? text.replacingOccurrences(of: #""options":\[[^\]]*\]"#, with: "", options: .regularExpression) : text
+        let lowercased = text.lowercased()
         for (index, destination) in plan.enumerated() {
             let n = index + 1
             let played = game.plan.firstIndex { $0.id == destination.id }
@@ -76,15 +81,15 @@ struct SecrecyPropertyTests {
                     "Zdestname\(n)", "Zdestalias\(n)", "Zrevealtext\(n)", "Zregion\(n)", "Zclaim\(n)", "Zsource\(n)",
                 ] {
                     // Case-insensitive: the destination's id is its name in lowercase.
-                    #expect(
-                        !text.lowercased().contains(secret.lowercased()),
+                    check(
+                        !lowercased.has(secret.lowercased()),
                         "seed \(seed) step \(step): \(secret) leaked in \(text)")
                 }
-                #expect(
-                    !withoutClues.contains("Zcountry\(n)"), "seed \(seed) step \(step): country leaked outside a clue")
+                check(
+                    !withoutClues.has("Zcountry\(n)"), "seed \(seed) step \(step): country leaked outside a clue")
                 if let current, played == current.index, (current.levelIndex ?? 0) < 2 {
-                    #expect(
-                        !text.contains("Zcountry\(n)"),
+                    check(
+                        !text.has("Zcountry\(n)"),
                         "seed \(seed) step \(step): country before the clue that names it")
                 }
             }
@@ -100,20 +105,25 @@ struct SecrecyPropertyTests {
                     published = false
                 }
                 if !published {
-                    #expect(
-                        !withoutOptions.contains("Zanswer\(n)x\(f)"),
+                    check(
+                        !withoutOptions.has("Zanswer\(n)x\(f)"),
                         "seed \(seed) step \(step): followup answer leaked")
-                    #expect(!text.contains("Zaccepted\(n)x\(f)"), "seed \(seed) step \(step): accepted answer leaked")
-                    #expect(!text.contains("Zfsource\(n)"), "seed \(seed) step \(step): followup source leaked")
+                    check(!text.has("Zaccepted\(n)x\(f)"), "seed \(seed) step \(step): accepted answer leaked")
+                    check(!text.has("Zfsource\(n)"), "seed \(seed) step \(step): followup source leaked")
                 }
             }
         }
         for (round, locked) in lockedTexts {
             let revealed = current.map { round < $0.index || (round == $0.index && $0.revealed) } ?? true
             if !revealed {
-                #expect(!text.contains(locked), "seed \(seed) step \(step): locked answer \(locked) leaked")
+                check(!text.has(locked), "seed \(seed) step \(step): locked answer \(locked) leaked")
             }
         }
+    }
+
+    /// An issue only when `condition` fails (this runs millions of times).
+    private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { Issue.record(Comment(rawValue: message())) }
     }
 
     /// One random thing happening at the table; refused commands are part of the test too.
@@ -166,6 +176,32 @@ struct SecrecyPropertyTests {
             )
             #expect(effects.isEmpty && table.game == before)
             return effects
+        }
+    }
+}
+
+extension String {
+    /// Whether `part` occurs in the string, byte for byte. Foundation's `contains` goes through
+    /// NSString on Linux, and was most of this suite's time (it runs on the same two cores as the
+    /// suites that play against a live box).
+    fileprivate func has(_ part: String) -> Bool {
+        var (text, part) = (self, part)
+        return text.withUTF8 { text in
+            part.withUTF8 { part in
+                guard let first = part.first, text.count >= part.count else { return part.isEmpty }
+                var start = 0
+                let last = text.count - part.count
+                while start <= last {
+                    // memchr and memcmp: this runs in a debug build.
+                    guard let hit = memchr(text.baseAddress! + start, Int32(first), last - start + 1) else {
+                        return false
+                    }
+                    let offset = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - text.baseAddress!
+                    if memcmp(text.baseAddress! + offset, part.baseAddress!, part.count) == 0 { return true }
+                    start = offset + 1
+                }
+                return false
+            }
         }
     }
 }
