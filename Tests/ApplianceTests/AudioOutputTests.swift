@@ -86,8 +86,8 @@ struct AudioOutputTests {
             packs: packs.path,
             arguments: ["--log-level", "info", "--sounds-cache", folder.appendingPathComponent("sounds").path],
             environment: ["XDG_CONFIG_HOME": folder.appendingPathComponent("xdg").path], audio: true)
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         // The first start composes the beds (several seconds in a debug build), then opens the output.
         let opened = try await Self.waitForLog(box, "sound output open")
         let epoch = try #require(
@@ -133,7 +133,7 @@ struct AudioOutputTests {
         try await tv.expect("SESSION_ENDED")
         try await Task.sleep(for: .milliseconds(2_000))
         let cues = Self.cues(await tv.allTexts())
-        box.stop()
+        await box.stop()
 
         let (fileRate, channels) = try WAVFile.samples(of: folder.appendingPathComponent("out.wav"))
         #expect(fileRate == Sound.rate && channels.count == 2)
@@ -226,8 +226,8 @@ struct AudioOutputTests {
         let box = try BoxProcess(
             arguments: ["--audio-device", "hw:99", "--sounds-cache", empty.appendingPathComponent("sounds").path],
             audio: true)
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)

@@ -116,8 +116,8 @@ struct CrashCampaignTests {
         let names = ["Anna", "Björn", "Cecilia"]
         let reference = try BoxProcess(packs: packs.path)
         let crashing = try BoxProcess(packs: packs.path)
-        try reference.start()
-        try crashing.start()
+        try await reference.start()
+        try await crashing.start()
         let model = try await LiveTable.open(reference, settings: settings, players: names, tv: true)
         var table = try await LiveTable.open(crashing, settings: settings, players: names, tv: true)
         var random = SplitMix64(seed: Self.seed)
@@ -149,11 +149,11 @@ struct CrashCampaignTests {
                 continue
             }
             try await Task.sleep(for: .microseconds(Int(random.next() % 12_000)))
-            crashing.kill()
+            await crashing.kill()
             kills += 1
             let wasTold = await Self.told(table, after, since: mark)
             table.closeAll()
-            try crashing.start()
+            try await crashing.start()
             table = table.reconnected(to: crashing)
             let recovered = Checkpoint(try await Self.welcome(table))
             if wasTold {
@@ -184,8 +184,8 @@ struct CrashCampaignTests {
         #expect(savedInFlight > 0 && lostInFlight > 0)
         table.closeAll()
         model.closeAll()
-        crashing.stop()
-        reference.stop()
+        await crashing.stop()
+        await reference.stop()
         let database = try DatabaseQueue(path: crashing.databasePath)
         let integrity = try await database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(integrity == "ok")

@@ -10,7 +10,7 @@ struct CrashRecoveryTests {
     @Test("SIGKILL mid-game: same phase, level, locked answers and scores after a restart")
     func killMidClue() async throws {
         let box = try BoxProcess()
-        try box.start()
+        try await box.start()
         var table = try await LiveTable.open(
             box, settings: ["introMs": 0, "destinationsCount": 2, "followupsPerDestination": 1, "followupSeconds": 5],
             players: ["Anna", "Björn", "Cecilia"], tv: true)
@@ -22,9 +22,9 @@ struct CrashRecoveryTests {
         try await table.brakeAndAnswer(1, "Atlantis")
         let before = try await table.host.expectSnapshot { $0.clue?.levelPoints == 6 }
 
-        box.kill()
+        await box.kill()
         #expect(box.exitStatus == 9)
-        try box.start()  // same data directory, new port
+        try await box.start()  // same data directory, new port
         table = table.reconnected(to: box)
         let after = try await table.host.expectSnapshot { $0.phase == .clueLevel }
         #expect(after.phase == before.phase)
@@ -47,14 +47,14 @@ struct CrashRecoveryTests {
         // A followup's deadline set before the crash still fires after it.
         table.host.send(.hostNext)
         try await table.tv!.expect("FOLLOWUP_PRESENT")
-        box.kill()
+        await box.kill()
         try await Task.sleep(for: .milliseconds(500))
-        try box.start()
+        try await box.start()
         table = table.reconnected(to: box)
         try await table.tv!.expect("FOLLOWUP_RESULTS", timeout: .seconds(8))
         table.closeAll()
 
-        box.stop()
+        await box.stop()
         let database = try DatabaseQueue(path: box.databasePath)
         let integrity = try await database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(integrity == "ok")
@@ -66,7 +66,7 @@ struct CrashRecoveryTests {
     @Test("A command that cannot be saved is refused, nobody hears of it, and the log keeps no gap")
     func saveFails() async throws {
         let box = try BoxProcess()
-        try box.start()
+        try await box.start()
         var table = try await LiveTable.open(
             box, settings: ["introMs": 0, "destinationsCount": 1, "followupsPerDestination": 1],
             players: ["Anna", "Björn"], tv: true)
@@ -126,27 +126,27 @@ struct CrashRecoveryTests {
         }
         #expect(seqs == Array(1...seqs.count))
         let before = try await table.host.latestSnapshot()
-        box.kill()
-        try box.start()
+        await box.kill()
+        try await box.start()
         table = table.reconnected(to: box)
         let after = try await table.host.expectSnapshot { $0.phase == .clueLevel }
         #expect(after.clue == before.clue)
         #expect(after.players.map(\.name) == ["Anna", "Björn"])
         table.closeAll()
-        box.stop()
+        await box.stop()
     }
 
     @Test("SIGTERM closes every socket with 1001; the session resumes after a restart")
     func gracefulShutdown() async throws {
         let box = try BoxProcess()
-        try box.start()
+        try await box.start()
         var table = try await LiveTable.open(box, players: ["Anna"], tv: true)
-        box.stop()
+        await box.stop()
         #expect(box.exitStatus == 0)
         for socket in table.everyone {
             #expect(try await socket.closeCode() == 1001)
         }
-        try box.start()
+        try await box.start()
         table = table.reconnected(to: box)
         let snapshot = try await table.players[0].socket.expectSnapshot { $0.phase == .lobby }
         #expect(snapshot.players.map(\.name) == ["Anna"])

@@ -8,9 +8,9 @@ struct CreateJoinScenarioTests {
     let box: BoxProcess
     let http: HTTP
 
-    init() throws {
+    init() async throws {
         box = try BoxProcess()
-        try box.start()
+        try await box.start()
         http = HTTP(base: box.baseURL)
     }
 

@@ -19,82 +19,83 @@ struct DiscoveryTests {
 
     @Test("announced as _tripto._tcp and _http._tcp with its TXT records; found by avahi-browse and tripto discover")
     func announced() async throws {
-        let mdns = try MDNSLoopback()
-        try await mdns.start()
-        defer { mdns.stop() }
-        let box = try BoxProcess(arguments: ["--name", "Living room"], environment: mdns.environment, announce: true)
-        try box.start()
-        defer { box.stop() }
+        try await MDNSLoopback.running { mdns in
+            let box = try BoxProcess(
+                arguments: ["--name", "Living room"], environment: mdns.environment, announce: true)
+            try await box.start()
+            defer { box.terminate() }
 
-        let line = try #require(
-            try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
-        // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
-        let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        #expect(fields[8] == String(box.port))
-        #expect(fields[9].contains("\"proto=1\"") && fields[9].contains("\"path=/\""))
-        #expect(fields[9].contains("\"name=Living room\"") && fields[9].contains("\"id=box-"))
-        #expect(try await mdns.browse("_http._tcp").contains { $0.contains("Living room") })
+            let line = try #require(
+                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
+            // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
+            let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            #expect(fields[8] == String(box.port))
+            #expect(fields[9].contains("\"proto=1\"") && fields[9].contains("\"path=/\""))
+            #expect(fields[9].contains("\"name=Living room\"") && fields[9].contains("\"id=box-"))
+            #expect(try await mdns.browse("_http._tcp").contains { $0.contains("Living room") })
 
-        let discover = try await Shell.run(
-            PackCommandTests.binary.path, ["discover", "--timeout", "3"], environment: mdns.environment)
-        #expect(discover.contains("Living room\thttp://127.0.0.1:\(box.port)\tversion="))
+            let discover = try await Shell.run(
+                PackCommandTests.binary.path, ["discover", "--timeout", "3"], environment: mdns.environment)
+            #expect(discover.contains("Living room\thttp://127.0.0.1:\(box.port)\tversion="))
 
-        // Shut down: withdrawn.
-        box.stop()
-        #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
+            // Shut down: withdrawn.
+            await box.stop()
+            #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
+        }
     }
 
     @Test("avahi-daemon restarts: the box is announced again within seconds")
     func daemonRestart() async throws {
-        let mdns = try MDNSLoopback()
-        try await mdns.start()
-        defer { mdns.stop() }
-        let box = try BoxProcess(arguments: ["--name", "Restarted"], environment: mdns.environment, announce: true)
-        try box.start()
-        defer { box.stop() }
-        #expect(
-            try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil
-        )
+        try await MDNSLoopback.running { mdns in
+            let box = try BoxProcess(arguments: ["--name", "Restarted"], environment: mdns.environment, announce: true)
+            try await box.start()
+            defer { box.terminate() }
+            #expect(
+                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } }
+                    != nil
+            )
 
-        mdns.stopAvahi()
-        try await mdns.startAvahi()
-        let start = Date()
-        #expect(
-            try await eventually(15) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } } != nil
-        )
-        #expect(Date().timeIntervalSince(start) < 10)
+            await mdns.stopAvahi()
+            try await mdns.startAvahi()
+            let start = Date()
+            #expect(
+                try await eventually(15) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } }
+                    != nil
+            )
+            #expect(Date().timeIntervalSince(start) < 10)
+        }
     }
 
     @Test("two boxes with the same name are both visible, under distinct names")
     func sameName() async throws {
-        let mdns = try MDNSLoopback()
-        try await mdns.start()
-        defer { mdns.stop() }
-        let first = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
-        let second = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
-        try first.start()
-        defer { first.stop() }
-        #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
-        try second.start()
-        defer { second.stop() }
-        let lines = try #require(
-            try await eventually(10) {
-                let lines = try await mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
-                return lines.count == 2 ? lines : nil
-            })
-        let names = Set(lines.map { $0.split(separator: ";")[3] })
-        // avahi-browse escapes the space (\032) and "#" (\035): "Twin #2".
-        #expect(names == ["Twin", "Twin\\032\\0352"])
-        let ports = Set(lines.map { $0.split(separator: ";")[8] })
-        #expect(ports == [Substring(String(first.port)), Substring(String(second.port))])
+        try await MDNSLoopback.running { mdns in
+            let first = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
+            let second = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
+            try await first.start()
+            defer { first.terminate() }
+            #expect(
+                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
+            try await second.start()
+            defer { second.terminate() }
+            let lines = try #require(
+                try await eventually(10) {
+                    let lines = try await mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
+                    return lines.count == 2 ? lines : nil
+                })
+            let names = Set(lines.map { $0.split(separator: ";")[3] })
+            // avahi-browse escapes the space (\032) and "#" (\035): "Twin #2".
+            #expect(names == ["Twin", "Twin\\032\\0352"])
+            let ports = Set(lines.map { $0.split(separator: ";")[8] })
+            #expect(ports == [Substring(String(first.port)), Substring(String(second.port))])
+        }
     }
 
     @Test("no daemon at all: the box serves games and warns once")
     func noDaemon() async throws {
         let box = try BoxProcess(
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tripto-test-bus"], announce: true)
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
         #expect(try await http.post("/v1/sessions").status == 201)
         try await Task.sleep(for: .seconds(7))  // two more tries

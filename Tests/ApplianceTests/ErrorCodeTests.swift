@@ -9,9 +9,9 @@ struct ErrorCodeTests {
     let box: BoxProcess
     let http: HTTP
 
-    init() throws {
+    init() async throws {
         box = try BoxProcess(arguments: ["--max-players", "2"])
-        try box.start()
+        try await box.start()
         http = HTTP(base: box.baseURL)
     }
 

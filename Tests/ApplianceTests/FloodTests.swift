@@ -39,8 +39,8 @@ struct FloodTests {
         "a client sending 1,000 messages a second is held to its budget, and the others hear events as fast as before")
     func flood() async throws {
         let box = try BoxProcess()
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna", "Björn", "Cecilia"])
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
@@ -98,13 +98,14 @@ struct FloodTests {
     @Test("a client that stops reading is dropped with a bounded backlog, and the box's memory stays flat")
     func slowReader() async throws {
         let box = try BoxProcess(arguments: ["--max-players", "200"])
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let table = try await LiveTable.open(box, players: ["Anna"], tv: false)
         let joined = try await table.http.post(
             "/v1/sessions/\(table.sessionId)/join", ["name": "Sloth", "joinToken": table.joinToken])
         let slothId = joined.string("playerId")
-        let sloth = try SilentPeer(port: box.port, token: joined.string("playerAuthToken"), receiveBuffer: 4096)
+        let sloth = try await SilentPeer.connect(
+            port: box.port, token: joined.string("playerAuthToken"), receiveBuffer: 4096)
         try await table.host.expectSnapshot { $0.players.contains { $0.playerId == slothId && $0.isConnected } }
         // The box's warning names the participant it gave up on.
         func slothDropped() -> Bool {
@@ -150,7 +151,7 @@ struct FloodTests {
 
         #expect(slothDropped(), "Sloth was not dropped for its backlog")
         try await table.host.expectSnapshot { $0.players.first { $0.playerId == slothId }?.isConnected == false }
-        let (backlog, closed) = sloth.drain(timeout: .seconds(3))
+        let (backlog, closed) = try await sloth.drain(timeout: .seconds(3))
         #expect(closed)
         // Sloth's queue (512 messages) was dropped with it; all the box could still hand it was what
         // the kernel already held. The box never held the broadcast for it: its peak memory barely moved.

@@ -44,8 +44,8 @@ struct HostileInputTests {
     @Test("hostile frames from every role: each gets its error, the box stays up, no session changes")
     func frames() async throws {
         let box = try BoxProcess()
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna", "Björn", "Cecilia"])
         let other = try await LiveTable.open(box, players: ["Dora"], tv: false)
         table.host.send(.hostStartGame)
@@ -113,8 +113,8 @@ struct HostileInputTests {
     @Test("every role can send exactly its own commands, in every phase")
     func authority() async throws {
         let box = try BoxProcess()
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let table = try await LiveTable.open(
             box, settings: ["introMs": 0, "followupsPerDestination": 1, "destinationsCount": 1],
             players: ["Anna", "Björn"])
@@ -195,8 +195,8 @@ struct HostileInputTests {
     @Test("forged tokens, another session's tokens and guessed codes get nowhere")
     func tokens() async throws {
         let box = try BoxProcess()
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let mine = try await LiveTable.open(box, players: ["Anna"])
         let theirs = try await LiveTable.open(box, players: ["Dora"])
         try await theirs.settle()

@@ -14,8 +14,8 @@ struct KioskTests {
     @Test("two full games back to back with no host, then the third lobby opens")
     func attractLoop() async throws {
         let box = try BoxProcess(arguments: Self.fastKiosk)
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
         let kiosk = try await http.get("/v1/kiosk")
         #expect(kiosk.status == 200, "\(kiosk.text)")
@@ -58,8 +58,8 @@ struct KioskTests {
     @Test("a kiosk session that ends (here: idle) is replaced by a fresh one")
     func seatAndReplacement() async throws {
         let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "1"])
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
         let first = try await http.get("/v1/kiosk")
         #expect(first.status == 200)
@@ -77,8 +77,8 @@ struct KioskTests {
     @Test("without --kiosk there is no kiosk seat")
     func noKiosk() async throws {
         let box = try BoxProcess()
-        try box.start()
-        defer { box.stop() }
+        try await box.start()
+        defer { box.terminate() }
         #expect(try await HTTP(base: box.baseURL).get("/v1/kiosk").status == 404)
     }
 }

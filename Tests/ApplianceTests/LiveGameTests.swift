@@ -7,9 +7,9 @@ import Testing
 struct LiveGameTests {
     let box: BoxProcess
 
-    init() throws {
+    init() async throws {
         box = try BoxProcess()
-        try box.start()
+        try await box.start()
     }
 
     static var quick: [String: Any] {

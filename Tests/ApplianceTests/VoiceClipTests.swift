@@ -50,7 +50,7 @@ struct VoiceClipTests {
         let packs = try Self.packsWithClips()
         defer { try? FileManager.default.removeItem(at: packs) }
         let box = try BoxProcess(packs: packs.path)
-        try box.start()
+        try await box.start()
         let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"], tv: true)
         table.host.send(.hostStartGame)
         let play = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }

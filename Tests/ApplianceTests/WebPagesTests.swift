@@ -10,7 +10,7 @@ struct WebPagesTests {
     @Test("every page and asset answers with its type, the security headers, an ETag, and a 304 when unchanged")
     func pagesAnswer() async throws {
         let box = try BoxProcess()
-        try box.start()
+        try await box.start()
         let http = HTTP(base: box.baseURL)
         for (path, type) in [
             ("/", "text/html"), ("/tv", "text/html"), ("/host", "text/html"), ("/play", "text/html"),

@@ -5,9 +5,8 @@ import Testing
 /// The WebSocket itself, frame by frame, against a running box: what RFC 6455 asks of a server
 /// (pings, fragments, the closing handshake, frames it must refuse), the upgrade, and the messages
 /// a client sends before the box has finished admitting it.
-///
-/// One test at a time, each with its own box started off the test threads: the other suites'
-/// sockets run on those threads, and a box start waits for the box to print its port.
+/// One test at a time, each with its own box. The raw sockets block, so they are read off the
+/// test threads (`offTheTestThreads`).
 @Suite("WebSocket frames", .serialized)
 struct WireProtocolTests {
     let box: BoxProcess
@@ -15,7 +14,7 @@ struct WireProtocolTests {
 
     init() async throws {
         let box = try BoxProcess()
-        try await offTheTestThreads { try box.start() }
+        try await box.start()
         self.box = box
         http = HTTP(base: box.baseURL)
     }
@@ -166,9 +165,10 @@ struct WireProtocolTests {
         // SIGTERM long before the socket's 5 s for a HELLO are up, however busy the machine.
         let socket = try await offTheTestThreads {
             let socket = try RawWebSocket.open(port: port)
-            box.stop()
+            box.terminate()
             return socket
         }
+        await box.stop()
         #expect(box.exitStatus == 0)
         let close = try await offTheTestThreads { try socket.readClose() }
         #expect(close.code == 1001)

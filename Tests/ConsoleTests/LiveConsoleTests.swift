@@ -30,7 +30,7 @@ struct LiveConsoleTests {
 
     @Test("the TV's QR code, read off the terminal, is the session's join URL; a resize keeps the screen whole")
     func tvQR() async throws {
-        let box = try LiveBox()
+        let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try tmux.open("tv")
@@ -61,7 +61,7 @@ struct LiveConsoleTests {
 
     @Test("a player plays a round from the console (brake, answer, followup) and the host console shows the points")
     func playRound() async throws {
-        let box = try LiveBox()
+        let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code.lowercased(), name: "Ada")
@@ -117,7 +117,7 @@ struct LiveConsoleTests {
 
     @Test("a wrong code and a taken seat end with a clear message and status 2")
     func refusals() async throws {
-        let box = try LiveBox()
+        let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try tmux.open("shell")
@@ -136,15 +136,15 @@ struct LiveConsoleTests {
 
     @Test("a lost box shows offline; the console reconnects by itself with the same seat when it is back")
     func reconnect() async throws {
-        let box = try LiveBox()
+        let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try tmux.open("player")
         try tmux.type("player", line: Self.command(box, "join \(session.code) --as player --name Cy"))
         try await tmux.wait("player", forText: "Waiting for the host to start")
-        box.kill()
+        await box.kill()
         try await tmux.wait("player", forText: "offline — reconnecting…")
-        try box.start()
+        try await box.start()
         try await tmux.wait("player", timeout: 20, for: "online again, still Cy") { lines in
             lines[0].hasSuffix("online") && !lines[0].contains("offline")
                 && lines.contains { $0.hasPrefix("Cy · 0 points") }
@@ -155,7 +155,7 @@ struct LiveConsoleTests {
 
     @Test("a player kicked from the host console is told so and leaves with status 1")
     func kicked() async throws {
-        let box = try LiveBox()
+        let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code, name: "Dag")
@@ -172,7 +172,7 @@ struct LiveConsoleTests {
 
     @Test("the kiosk command shows a --kiosk box's TV, QR code and all")
     func kiosk() async throws {
-        let box = try LiveBox(arguments: ["--kiosk"])
+        let box = try await LiveBox.started(arguments: ["--kiosk"])
         let tmux = Tmux()
         try tmux.open("screen")
         try tmux.type("screen", line: "\(LiveBox.console) kiosk --url \(box.baseURL); echo EXIT=$?")

@@ -6,6 +6,10 @@ import Foundation
 
 /// The built `tripto serve`, started on a free loopback port with its own data folder. Tests stop it
 /// by PID (SIGTERM, or SIGKILL to pull the plug) and may start it again on the same data.
+///
+/// Starting and stopping wait for the process on a dispatch thread (`offTheTestThreads`): the
+/// tests share a pool of as many threads as the machine has cores, and one held by a blocking wait
+/// starves every other test's sockets and timers (on 2 cores, waits of many seconds in a full run).
 final class BoxProcess: @unchecked Sendable {
     let dataDirectory: URL
     let packsDirectory: String
@@ -49,7 +53,9 @@ final class BoxProcess: @unchecked Sendable {
     var databasePath: String { dataDirectory.appendingPathComponent("tripto.sqlite").path }
 
     /// Starts the box and waits until it prints its port.
-    func start() throws {
+    func start() async throws { try await offTheTestThreads { try self.launch() } }
+
+    private func launch() throws {
         let process = Process()
         process.executableURL = PackCommandTests.binary
         process.arguments =
@@ -86,17 +92,23 @@ final class BoxProcess: @unchecked Sendable {
     }
 
     /// SIGTERM and wait: the graceful path.
-    func stop() {
+    func stop() async { await signalAndWait(SIGTERM) }
+
+    /// SIGKILL and wait: the plug is pulled.
+    func kill() async { await signalAndWait(SIGKILL) }
+
+    /// SIGTERM without waiting, for a test's `defer`: the box goes on its own (and `deinit` makes sure).
+    func terminate() { signal(SIGTERM) }
+
+    private func signalAndWait(_ signal: Int32) async {
         guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        self.signal(signal)
+        _ = try? await offTheTestThreads { process.waitUntilExit() }
     }
 
-    /// SIGKILL: the plug is pulled.
-    func kill() {
+    private func signal(_ signal: Int32) {
         guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        Foundation.kill(process.processIdentifier, signal)
     }
 
     /// The box's resident memory in KiB, from /proc: now (`VmRSS`) or at its peak so far (`VmHWM`).
@@ -112,7 +124,7 @@ final class BoxProcess: @unchecked Sendable {
     var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
 
     deinit {
-        kill()
+        signal(SIGKILL)
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 }

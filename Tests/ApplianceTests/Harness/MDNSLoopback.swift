@@ -74,20 +74,41 @@ final class MDNSLoopback: @unchecked Sendable {
         try await wait("avahi-daemon") { await self.avahiState() == 2 }
     }
 
-    func stopAvahi() {
-        avahi.map(Self.terminate)
-        avahi = nil
+    /// A started loopback for `body`, stopped afterwards (also when `body` throws).
+    static func running<T>(_ body: (MDNSLoopback) async throws -> T) async throws -> T {
+        let mdns = try MDNSLoopback()
+        do {
+            try await mdns.start()
+            let result = try await body(mdns)
+            await mdns.stop()
+            return result
+        } catch {
+            await mdns.stop()
+            throw error
+        }
     }
 
-    func stop() {
-        stopAvahi()
-        bus.map(Self.terminate)
-        bus = nil
-        _ = try? Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
+    func stopAvahi() async {
+        guard let pid = avahi else { return }
+        avahi = nil
+        _ = try? await offTheTestThreads { Self.terminate(pid) }
+    }
+
+    func stop() async {
+        await stopAvahi()
+        if let pid = bus {
+            bus = nil
+            _ = try? await offTheTestThreads { Self.terminate(pid) }
+        }
+        _ = try? await Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
         try? FileManager.default.removeItem(at: directory)
     }
 
-    deinit { stop() }
+    /// Only if `stop()` was not reached: the daemons are killed without waiting.
+    deinit {
+        for pid in [avahi, bus].compactMap({ $0 }) { kill(pid, SIGKILL) }
+        if avahi != nil || bus != nil { _ = try? Shell.run("/usr/sbin/ip", ["netns", "del", namespace]) }
+    }
 
     /// `avahi-browse -rtp TYPE` on the private bus: the resolved ("=") lines.
     func browse(_ type: String) async throws -> [String] {

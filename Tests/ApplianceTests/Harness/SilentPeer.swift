@@ -6,7 +6,12 @@ import Foundation
 final class SilentPeer: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int, token: String, receiveBuffer: Int32? = nil) throws {
+    /// Connects and completes the handshake, off the test threads (the socket blocks).
+    static func connect(port: Int, token: String, receiveBuffer: Int32? = nil) async throws -> SilentPeer {
+        try await offTheTestThreads { try SilentPeer(port: port, token: token, receiveBuffer: receiveBuffer) }
+    }
+
+    private init(port: Int, token: String, receiveBuffer: Int32?) throws {
         fd = try loopbackSocket(port: port, receiveBuffer: receiveBuffer)
         let request = RawWebSocket.upgrade(port: port, token: token)
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
@@ -19,7 +24,11 @@ final class SilentPeer: @unchecked Sendable {
 
     /// Reads everything the box had sent until it closed the connection (or `timeout` passed with
     /// nothing more): the bytes read, and whether the box closed.
-    func drain(timeout: Duration = .seconds(5)) -> (bytes: Int, closedByBox: Bool) {
+    func drain(timeout: Duration = .seconds(5)) async throws -> (bytes: Int, closedByBox: Bool) {
+        try await offTheTestThreads { self.drainBlocking(timeout: timeout) }
+    }
+
+    private func drainBlocking(timeout: Duration) -> (bytes: Int, closedByBox: Bool) {
         var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -45,3 +45,11 @@ enum Command {
         return output
     }
 }
+
+/// Runs blocking work (starting or killing the box) on a dispatch thread, so an async test waiting
+/// for it never holds one of the few threads every other test's sockets and timers need.
+func offTheTestThreads<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}

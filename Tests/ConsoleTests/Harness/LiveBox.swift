@@ -32,15 +32,24 @@ final class LiveBox: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// `arguments` are added to `tripto serve`'s (e.g. `--kiosk`).
-    init(arguments: [String] = []) throws {
+    private init(arguments: [String]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.arguments = arguments
-        try start()
+    }
+
+    /// A started box. `arguments` are added to `tripto serve`'s (e.g. `--kiosk`).
+    static func started(arguments: [String] = []) async throws -> LiveBox {
+        let box = try LiveBox(arguments: arguments)
+        try await box.start()
+        return box
     }
 
     /// Starts the box: on a free port the first time, on the same port (and data) after `kill()`.
-    func start() throws {
+    /// The waits for the box run off the test threads (see `offTheTestThreads`).
+    func start() async throws { try await offTheTestThreads { try self.launch() } }
+
+    private func launch() throws {
         let process = Process()
         process.executableURL = Self.buildFolder.appendingPathComponent("tripto")
         process.arguments =
@@ -68,14 +77,14 @@ final class LiveBox: @unchecked Sendable {
     }
 
     /// SIGKILL: the box is gone without closing anything.
-    func kill() {
+    func kill() async {
         guard let process, process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = try? await offTheTestThreads { process.waitUntilExit() }
     }
 
     deinit {
-        kill()
+        if let process, process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: folder)
     }
 
