@@ -39,7 +39,7 @@ struct SocketController: Sendable {
     /// Adds the socket's handlers to an upgraded channel, after NIO's frame codec: the keepalive,
     /// the joining of fragmented messages, and the socket itself.
     func install(on channel: any Channel, head: HTTPRequestHead) throws {
-        open.add(channel)
+        let stopping = !open.add(channel)
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(Keepalive())
         try pipeline.addHandler(
@@ -47,6 +47,11 @@ struct SocketController: Sendable {
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessageBytes)
         )
         try pipeline.addHandler(SocketHandler(controller: self, token: Self.token(of: head)))
+        if stopping {
+            // Upgraded while the box was closing its sockets (the client may have read the 101
+            // already): this one goes the same way, once the upgrade is over.
+            channel.eventLoop.execute { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        }
     }
 
     /// What became of a socket's client.
@@ -103,20 +108,36 @@ struct SocketController: Sendable {
 /// (those still being admitted, or refused), and the box waits for all of them, since no task
 /// holds the HTTP server open for a socket.
 final class OpenSockets: Sendable {
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
-
-    func add(_ channel: any Channel) {
-        let id = ObjectIdentifier(channel)
-        channels.withLock { $0[id] = channel }
-        channel.closeFuture.whenComplete { _ in _ = self.channels.withLock { $0.removeValue(forKey: id) } }
+    private struct State {
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        /// `closeAll` has begun.
+        var closing = false
     }
 
-    var count: Int { channels.withLock { $0.count } }
+    private let state = Mutex(State())
 
-    /// Starts the closing handshake (1001) on every socket that has not started one, and waits until
-    /// all are closed, or `limit` has passed.
+    /// Keeps `channel` until it closes; false when the box is already closing its sockets (the
+    /// caller closes this one too).
+    func add(_ channel: any Channel) -> Bool {
+        let id = ObjectIdentifier(channel)
+        let closing = state.withLock { state in
+            state.channels[id] = channel
+            return state.closing
+        }
+        channel.closeFuture.whenComplete { _ in _ = self.state.withLock { $0.channels.removeValue(forKey: id) } }
+        return !closing
+    }
+
+    var count: Int { state.withLock { $0.channels.count } }
+
+    /// Starts the closing handshake (1001) on every socket that has not started one, and on any
+    /// upgraded from now on, and waits until all are closed, or `limit` has passed.
     func closeAll(limit: Duration) async {
-        for channel in channels.withLock({ Array($0.values) }) {
+        let channels = state.withLock { state in
+            state.closing = true
+            return Array(state.channels.values)
+        }
+        for channel in channels {
             channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         let deadline = ContinuousClock.now + limit
