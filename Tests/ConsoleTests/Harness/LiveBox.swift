@@ -31,7 +31,6 @@ final class LiveBox: @unchecked Sendable {
     private(set) var port = 0
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// `arguments` are added to `tripto serve`'s (e.g. `--kiosk`).
     private init(arguments: [String]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
