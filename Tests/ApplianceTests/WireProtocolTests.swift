@@ -5,6 +5,7 @@ import Testing
 /// The WebSocket itself, frame by frame, against a running box: what RFC 6455 asks of a server
 /// (pings, fragments, the closing handshake, frames it must refuse), the upgrade, and the messages
 /// a client sends before the box has finished admitting it.
+///
 /// One test at a time, each with its own box. The raw sockets block, so they are read off the
 /// test threads (`offTheTestThreads`).
 @Suite("WebSocket frames", .serialized)
@@ -161,7 +162,7 @@ struct WireProtocolTests {
     @Test("SIGTERM: a socket still waiting for its HELLO is closed with 1001 too, and the box exits")
     func shutdownBeforeHello() async throws {
         let (port, box) = (self.box.port, self.box)
-        // Opened and the box stopped in one go, off the test threads, so that the box has its
+        // Opened and SIGTERM sent in one go, off the test threads, so that the box has its
         // SIGTERM long before the socket's 5 s for a HELLO are up, however busy the machine.
         let socket = try await offTheTestThreads {
             let socket = try RawWebSocket.open(port: port)
