@@ -89,17 +89,14 @@ final class MDNSLoopback: @unchecked Sendable {
     }
 
     func stopAvahi() async {
-        guard let pid = avahi else { return }
+        await Self.stop(avahi)
         avahi = nil
-        _ = try? await offTheTestThreads { Self.terminate(pid) }
     }
 
     func stop() async {
         await stopAvahi()
-        if let pid = bus {
-            bus = nil
-            _ = try? await offTheTestThreads { Self.terminate(pid) }
-        }
+        await Self.stop(bus)
+        bus = nil
         _ = try? await Shell.run("/usr/sbin/ip", ["netns", "del", namespace])
         try? FileManager.default.removeItem(at: directory)
     }
@@ -149,6 +146,12 @@ final class MDNSLoopback: @unchecked Sendable {
             throw HarnessError.unexpected("no PID from: \(command)")
         }
         return pid
+    }
+
+    /// `terminate`, waited for off the test threads.
+    private static func stop(_ pid: Int32?) async {
+        guard let pid else { return }
+        _ = try? await offTheTestThreads { terminate(pid) }
     }
 
     /// SIGTERM, then SIGKILL if it has not gone within 5 s.
