@@ -8,7 +8,7 @@ struct TriptoBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tripto-bench", abstract: "Load benchmark of the Tripto box against a broadcast baseline.")
 
-    @Option(name: .customLong("sessions"), help: "Sessions (tables) playing at once.")
+    @Option(name: .customLong("sessions"), help: "Sessions (tables) playing at once (0 skips the tables).")
     var sessions = 200
     @Option(name: .customLong("players"), help: "Players per session (each table also has a host and a TV).")
     var players = 10
@@ -46,11 +46,16 @@ struct TriptoBench: AsyncParsableCommand {
             stepMs = 100
             timeout = 60
         }
-        var scenarios = [
-            Scenario(
-                name: "tables", sessions: sessions, players: players, games: games, everyoneBrakes: false,
-                stepMs: stepMs, timeoutSeconds: timeout)
-        ]
+        guard sessions > 0 || crowd > 0 else {
+            throw ValidationError("--sessions 0 and --crowd 0 leave nothing to run.")
+        }
+        var scenarios: [Scenario] = []
+        if sessions > 0 {
+            scenarios.append(
+                Scenario(
+                    name: "tables", sessions: sessions, players: players, games: games, everyoneBrakes: false,
+                    stepMs: stepMs, timeoutSeconds: timeout))
+        }
         if crowd > 0 {
             scenarios.append(
                 Scenario(
@@ -78,8 +83,8 @@ struct TriptoBench: AsyncParsableCommand {
         let report = Report(
             date: stamp, machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
         let day = String(stamp.prefix(10))
-        let base = URL(fileURLWithPath: output).appendingPathComponent(
-            "\(day)-\(sessions)x\(players)\(smoke ? "-smoke" : "")")
+        let size = sessions > 0 ? "\(sessions)x\(players)" : "crowd\(crowd)"
+        let base = URL(fileURLWithPath: output).appendingPathComponent("\(day)-\(size)\(smoke ? "-smoke" : "")")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
