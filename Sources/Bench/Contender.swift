@@ -29,7 +29,8 @@ final class RunningServer: @unchecked Sendable {
     let contender: Contender
     let process: Process
     let restBase: String
-    let socketURL: String
+    /// Where `/ws` is, on 127.0.0.1.
+    let socketPort: Int
     /// From spawning the process to the first 200 on /healthz.
     let coldStartMs: Double
     let gauge: ProcessGauge
@@ -72,7 +73,7 @@ final class RunningServer: @unchecked Sendable {
 
         let ports = try await Self.readPorts(from: output.fileHandleForReading, process: process)
         restBase = "http://127.0.0.1:\(ports.rest)"
-        socketURL = "ws://127.0.0.1:\(ports.socket)/ws"
+        socketPort = ports.socket
         var answered: Double?
         let deadline = spawned + 20_000
         while answered == nil, WallClock.nowMs() < deadline {

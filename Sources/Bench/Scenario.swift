@@ -91,9 +91,9 @@ extension Scenario {
         log("\(contender.rawValue): \(sessions) sessions created, \(sessions * (players + 2)) seats joined")
 
         let pairs = tables.flatMap { table in zip(table.seats, table.tokens).map { ($0, $1) } }
-        let url = server.socketURL
+        let port = server.socketPort
         let connected = try await inWaves(pairs, width: 64) { seat, token in
-            await seat.connect(url: url, token: token)
+            await seat.connect(port: port, token: token)
         }.filter { $0 }.count
         log("\(contender.rawValue): \(connected) of \(pairs.count) sockets connected")
         try await Task.sleep(for: .seconds(1))
@@ -115,6 +115,7 @@ extension Scenario {
         // Let the last messages arrive before counting.
         try await Task.sleep(for: .milliseconds(500))
         for table in tables { for seat in table.seats { seat.close() } }
+        await Seat.checksDone()
         log("\(contender.rawValue): \(finished) of \(tables.count) tables finished")
 
         var byType: [String: [Double]] = [:]
@@ -127,7 +128,11 @@ extension Scenario {
                 for (type, samples) in notes.latencies where type != "WELCOME" {
                     byType[type, default: []] += samples
                 }
-                brakeSamples += notes.brakeLatencies
+                for brake in notes.brakesHeard {
+                    if let sent = seat.table.pullSent(owner: brake.owner, stamp: brake.stamp) {
+                        brakeSamples.append(brake.at - sent)
+                    }
+                }
                 errors.merge(notes.errors, uniquingKeysWith: +)
                 undecodable += notes.undecodable
             }

@@ -1,7 +1,6 @@
 import Core
+import Dispatch
 import Foundation
-import HummingbirdWSClient
-import Logging
 import NIOCore
 import Synchronization
 
@@ -17,7 +16,12 @@ final class Seat: Sendable {
     /// What a seat heard, filled in by its reader.
     struct Notes: Sendable {
         var latencies: [String: [Double]] = [:]
-        var brakeLatencies: [Double] = []
+        /// Every BRAKE_ACCEPTED heard; the time its pull was sent is known once its owner heard it.
+        var brakesHeard: [(owner: String, stamp: Int64, at: Double)] = []
+        /// When this player sent each of its pulls that no answer has come for yet, oldest first.
+        /// The server answers every pull, in order: a BRAKE_REJECTED to this player, or a
+        /// BRAKE_ACCEPTED naming it to everyone.
+        var pullsUnanswered: [Double] = []
         /// Table-wide events in the order they came.
         var sequence: [String] = []
         var version = -1
@@ -31,7 +35,6 @@ final class Seat: Sendable {
         var errors: [String: Int] = [:]
         var undecodable = 0
         var welcomed = false
-        var closed = false
     }
 
     let role: Role
@@ -41,11 +44,13 @@ final class Seat: Sendable {
     /// Wakes the host's script on every snapshot.
     let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
-    private let outbox: AsyncStream<String>.Continuation
-    private let outgoing: AsyncStream<String>
     private let welcome: AsyncStream<Void>.Continuation
     private let welcomed: AsyncStream<Void>
     private let strict: Bool
+    /// The seat's channel once upgraded, and whether a close frame went out on it.
+    private let socket = Mutex<(channel: Channel?, closing: Bool)>((nil, false))
+    /// The hosts' full decoding of every message, off the event loops so that it delays no receipt.
+    private static let checks = DispatchQueue(label: "bench-checks")
 
     init(role: Role, playerId: String, table: TableLedger, strict: Bool) {
         self.role = role
@@ -53,90 +58,86 @@ final class Seat: Sendable {
         self.table = table
         self.strict = strict && role == .host
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        (outgoing, outbox) = AsyncStream.makeStream(of: String.self)
         (welcomed, welcome) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     func send(_ message: ClientMessage) {
-        outbox.yield(String(decoding: message.encoded(), as: UTF8.self))
+        guard let channel = socket.withLock({ $0.closing ? nil : $0.channel }) else { return }
+        let text = channel.allocator.buffer(bytes: message.encoded())
+        channel.writeAndFlush(SeatSocket.frame(.text, text), promise: nil)
     }
 
+    /// Starts the closing handshake (the channel closes when the server answers it).
     func close() {
-        outbox.finish()
         changed.finish()
+        guard startClosing(), let channel = socket.withLock({ $0.channel }) else { return }
+        var reason = channel.allocator.buffer(capacity: 2)
+        reason.write(webSocketErrorCode: .normalClosure)
+        channel.writeAndFlush(SeatSocket.frame(.connectionClose, reason), promise: nil)
+    }
+
+    /// True for the first caller only: a close frame goes out once.
+    func startClosing() -> Bool {
+        socket.withLock { socket in
+            defer { socket.closing = true }
+            return !socket.closing
+        }
     }
 
     /// Wakes the script without a message (its own timeouts).
     func nudge() { changed.yield() }
 
     /// Connects, and returns once the server's WELCOME is in (or the attempt failed).
-    func connect(url: String, token: String) async -> Bool {
-        let outgoing = self.outgoing
-        Task {
-            var logger = Logger(label: "bench-seat")
-            logger.logLevel = .critical
-            let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 22, autoPing: .disabled)
-            _ = try? await WebSocketClient.connect(
-                url: url + "?token=" + token, configuration: configuration, logger: logger
-            ) { inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in outgoing { try await outbound.write(.text(text)) }
-                        try await outbound.close(.normalClosure, reason: nil)
-                    }
-                    // Frames, not messages: a message is a String, and making one checks all of its
-                    // UTF-8 (a tenth of this generator's CPU with 15 KB snapshots), which the scan
-                    // below does not need. Neither server splits a message into fragments, but a
-                    // split one is put back together.
-                    var pending: ByteBuffer?
-                    for try await frame in inbound {
-                        let at = WallClock.nowMs()
-                        var data = frame.data
-                        if frame.opcode == .continuation, var first = pending {
-                            first.writeBuffer(&data)
-                            data = first
-                        } else if frame.opcode != .text {
-                            continue
-                        }
-                        guard frame.fin else {
-                            pending = data
-                            continue
-                        }
-                        pending = nil
-                        data.withUnsafeReadableBytes { self.hear($0, at: at) }
-                    }
-                    group.cancelAll()
-                }
-            }
-            self.notes.withLock { $0.closed = true }
-            self.welcome.finish()
-            self.changed.finish()
+    func connect(port: Int, token: String) async -> Bool {
+        guard (try? await SeatSocket.connect(self, port: port, token: token)) == true else {
+            disconnected()
+            return false
         }
         for await _ in welcomed { return notes.withLock { $0.welcomed } }
         return false
     }
 
-    private func hear(_ bytes: UnsafeRawBufferPointer, at: Double) {
+    func attach(_ channel: Channel) { socket.withLock { $0.channel = channel } }
+
+    func disconnected() {
+        welcome.finish()
+        changed.finish()
+    }
+
+    /// Returns once every host message handed to the checks so far has been decoded.
+    static func checksDone() async {
+        await withCheckedContinuation { done in checks.async { done.resume() } }
+    }
+
+    /// One whole message, `at` the moment it came out of the frame decoder.
+    func hear(_ bytes: UnsafeRawBufferPointer, at: Double) {
         guard let heard = Heard(scanning: bytes) else {
             notes.withLock { $0.undecodable += 1 }
             return
         }
-        if strict, (try? JSONDecoder().decode(ServerMessage.self, from: Data(bytes))) == nil {
-            notes.withLock { $0.undecodable += 1 }
+        if strict {
+            let data = Data(bytes)
+            Self.checks.async {
+                if (try? JSONDecoder().decode(ServerMessage.self, from: data)) == nil {
+                    self.notes.withLock { $0.undecodable += 1 }
+                }
+            }
         }
         let latency = at - Double(heard.serverTimeMs)
         let payload = heard.payload
-        var brakeFrom: Double?
-        if heard.type == "BRAKE_ACCEPTED", let owner = payload?.brakeOwnerPlayerId {
-            brakeFrom = table.pullSent(by: owner)
-        }
         notes.withLock { notes in
             notes.latencies[heard.type, default: []].append(latency)
             if heard.serverTimeMs < notes.lastStamp { notes.stampsBack += 1 }
             notes.lastStamp = heard.serverTimeMs
             if Heard.tableWide.contains(heard.type) { notes.sequence.append(heard.type) }
-            if let brakeFrom { notes.brakeLatencies.append(at - brakeFrom) }
             switch heard.type {
+            case "BRAKE_ACCEPTED":
+                guard let owner = payload?.brakeOwnerPlayerId else { break }
+                notes.brakesHeard.append((owner, heard.serverTimeMs, at))
+                if owner == playerId, !notes.pullsUnanswered.isEmpty {
+                    table.accepted(owner: owner, stamp: heard.serverTimeMs, sentAt: notes.pullsUnanswered.removeFirst())
+                }
+            case "BRAKE_REJECTED": if !notes.pullsUnanswered.isEmpty { notes.pullsUnanswered.removeFirst() }
             case "WELCOME": notes.welcomed = true
             case "STATE_SNAPSHOT":
                 let version = payload?.version ?? notes.version
@@ -157,8 +158,9 @@ final class Seat: Sendable {
         case "STATE_SNAPSHOT": if role == .host { changed.yield() }
         case "CLUE_PRESENT" where role == .player:
             if table.shouldPull(playerId, levelIndex: heard.payload?.levelIndex ?? 0) {
-                table.notePull(by: playerId)
-                send(.brakePull(.init(atClientMs: Int64(WallClock.nowMs()))))
+                let now = WallClock.nowMs()
+                notes.withLock { $0.pullsUnanswered.append(now) }
+                send(.brakePull(.init(atClientMs: Int64(now))))
             }
         case "BRAKE_ACCEPTED" where role == .player && heard.payload?.brakeOwnerPlayerId == playerId:
             send(.brakeAnswerSubmit(.init(answerText: "Stockholm")))

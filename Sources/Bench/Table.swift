@@ -2,7 +2,7 @@ import Core
 import Foundation
 import Synchronization
 
-/// Who pulls the brake at a clue, and when each pull was sent (to time BRAKE_ACCEPTED from it).
+/// Who pulls the brake at a clue, and when each accepted pull was sent (to time BRAKE_ACCEPTED from it).
 final class TableLedger: Sendable {
     enum Brakes: Sendable {
         /// Two players pull together at the 10-, 6- and 2-point clues, taking turns across levels.
@@ -13,6 +13,9 @@ final class TableLedger: Sendable {
 
     let brakes: Brakes
     private let players: Mutex<[String]> = Mutex([])
+    /// When the pull behind each BRAKE_ACCEPTED was sent, by owner and the event's stamp. A player's
+    /// latest pull is not always the accepted one: when everyone pulls, pulls of the last clue can
+    /// still be on their way when the next clue comes, and one of them can win there.
     private let pulls = Mutex<[String: Double]>([:])
 
     init(brakes: Brakes) { self.brakes = brakes }
@@ -32,12 +35,11 @@ final class TableLedger: Sendable {
         }
     }
 
-    func notePull(by playerId: String) {
-        let now = WallClock.nowMs()
-        pulls.withLock { $0[playerId] = now }
+    func accepted(owner: String, stamp: Int64, sentAt: Double) {
+        pulls.withLock { $0["\(owner)@\(stamp)"] = sentAt }
     }
 
-    func pullSent(by playerId: String) -> Double? { pulls.withLock { $0[playerId] } }
+    func pullSent(owner: String, stamp: Int64) -> Double? { pulls.withLock { $0["\(owner)@\(stamp)"] } }
 }
 
 /// One session: created and joined over REST, every seat connected, then a scripted game run by

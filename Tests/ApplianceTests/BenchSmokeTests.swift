@@ -34,6 +34,11 @@ struct BenchSmokeTests {
             #expect(outcome["undecodable"] as? Int == 0)
             let scenario = try #require(outcome["scenario"] as? [String: Any])
             #expect(outcome["tablesFinished"] as? Int == scenario["sessions"] as? Int)
+            // Every BRAKE_ACCEPTED heard is timed from the pull that won it, and there were some.
+            let brakes = (outcome["brake"] as? [String: Any])?["count"] as? Int
+            let accepted = ((outcome["fanoutByType"] as? [String: Any])?["BRAKE_ACCEPTED"] as? [String: Any])?["count"]
+            #expect((brakes ?? 0) > 0)
+            #expect(brakes == accepted as? Int)
         }
     }
 }

@@ -1,0 +1,103 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// A seat's WebSocket, as a handler on one of the generator's event loops. A message is stamped the
+/// moment its last frame comes out of the frame decoder, then read and reacted to right there: no
+/// hop to a task per seat. (With 202 seats sharing two threads, those hops queued behind each other,
+/// and the time a message waited for its seat's task counted as the server's.)
+enum SeatSocket {
+    /// Connects `seat` to `ws://127.0.0.1:<port>/ws?token=…`; true once the upgrade went through.
+    static func connect(_ seat: Seat, port: Int, token: String) async throws -> Bool {
+        let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
+                        maxFrameSize: 1 << 22,
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(Reader(seat: seat))
+                                seat.attach(channel)
+                                return true
+                            }
+                        })
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Host", value: "127.0.0.1:\(port)")
+                    let head = HTTPRequestHead(
+                        version: .http1_1, method: .GET, uri: "/ws?token=" + token, headers: headers)
+                    var configuration = NIOUpgradableHTTPClientPipelineConfiguration(
+                        upgradeConfiguration: .init(
+                            upgradeRequestHead: head, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in
+                                channel.close(promise: nil)
+                                return channel.eventLoop.makeSucceededFuture(false)
+                            }))
+                    // The server's first message can come in the same read as its 101.
+                    configuration.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: configuration)
+                }
+            }
+        return try await upgraded.get()
+    }
+
+    /// A client's frame: masked, as RFC 6455 requires of every frame a client sends.
+    static func frame(_ opcode: WebSocketOpcode, _ data: ByteBuffer) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)
+    }
+
+    /// Hands the seat every text message, whole; answers pings; answers the server's close.
+    final class Reader: ChannelInboundHandler {
+        typealias InboundIn = WebSocketFrame
+        typealias OutboundOut = WebSocketFrame
+
+        private let seat: Seat
+        /// The first frames of a message split into fragments (neither server splits one).
+        private var pending: ByteBuffer?
+
+        init(seat: Seat) { self.seat = seat }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let at = WallClock.nowMs()
+            let frame = unwrapInboundIn(data)
+            switch frame.opcode {
+            case .text, .continuation:
+                var data = frame.data
+                if frame.opcode == .continuation {
+                    guard var first = pending else { return }
+                    first.writeBuffer(&data)
+                    data = first
+                }
+                guard frame.fin else {
+                    pending = data
+                    return
+                }
+                pending = nil
+                data.withUnsafeReadableBytes { seat.hear($0, at: at) }
+            case .ping:
+                context.writeAndFlush(wrapOutboundOut(SeatSocket.frame(.pong, frame.data)), promise: nil)
+            case .connectionClose:
+                // Our own close answered, or the server closing: answer it, then hang up.
+                if seat.startClosing() {
+                    let channel = context.channel
+                    context.writeAndFlush(wrapOutboundOut(SeatSocket.frame(.connectionClose, frame.data)))
+                        .whenComplete { _ in channel.close(promise: nil) }
+                } else {
+                    context.close(promise: nil)
+                }
+            default: break
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            seat.disconnected()
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: Error) {
+            context.close(promise: nil)
+        }
+    }
+}
