@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 
@@ -15,5 +16,81 @@ struct DurabilityTests {
         #expect(try onDisk.synchronous == 2)
         let inMemory = try BoxDatabase.inMemory()
         #expect(try inMemory.synchronous == 2)
+    }
+
+    /// SQLite's own checkpoint runs inside the commit that fills the log, and every save of the box
+    /// waited for it; the box turns it off and checkpoints on the side (`Checkpointer`).
+    @Test("the write-ahead log is checkpointed beside the writer, and starts again after each pause")
+    func logStartsAgainAfterPauses() async throws {
+        let log = try await LogUnderLoad()
+        #expect(try await log.autocheckpoint == 0)
+        // Bursts of 50 commands with pauses, the way a game's come: 10 MB if left in the log, and
+        // SQLite's own checkpoints would let it reach 4 MB. Each burst adds 0.6 MB.
+        for burst in 0..<16 {
+            try await log.save(50)
+            // A checkpoint runs 100 ms into a pause.
+            try await Task.sleep(for: .milliseconds(150))
+            await log.database.journal.checkpointer?.idle()
+            #expect(log.size < 1_500_000, "write-ahead log of \(log.size) bytes after burst \(burst)")
+        }
+        #expect(try await log.saved == 800)
+    }
+
+    @Test("a write-ahead log that never gets a pause is still started again past 16 MB")
+    func logStartsAgainWithoutPauses() async throws {
+        let log = try await LogUnderLoad()
+        // 6,000 commands back to back: 72 MB if the log were never started again.
+        try await log.save(6_000)
+        await log.database.journal.checkpointer?.idle()
+        #expect(log.size < 24_000_000, "write-ahead log of \(log.size) bytes")
+        #expect(try await log.saved == 6_000)
+    }
+}
+
+/// A box database in a temporary folder, and commands saved through its journal one at a time.
+private final class LogUnderLoad {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-log-\(UUID())")
+    let path: String
+    let database: BoxDatabase
+    private let session = SessionRecord(
+        id: "s_log", joinCode: "4242", joinToken: "j", tvJoinTokenHash: "h",
+        settings: Settings(packId: "p", language: .sv), maxPlayers: 50, createdAt: 0)
+    private var seq = 0
+
+    init() async throws {
+        path = folder.appendingPathComponent("tripto.sqlite").path
+        database = try BoxDatabase.open(path: path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    var autocheckpoint: Int? {
+        get async throws {
+            try await database.writer.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+            }
+        }
+    }
+
+    var size: Int { (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 }
+
+    var saved: Int? {
+        get async throws {
+            try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command") }
+        }
+    }
+
+    /// Saves `count` commands, each once the one before it is on disk.
+    func save(_ count: Int) async throws {
+        for _ in 0..<count {
+            seq += 1
+            let command = CommandRecord(sessionId: session.id, seq: seq, at: 0, actor: .box, command: .nextClue)
+            let result: Result<Void, any Error> = await withCheckedContinuation { done in
+                database.journal.submit(.init(command: command), creating: seq == 1 ? session : nil) { result in
+                    done.resume(returning: result)
+                }
+            }
+            try result.get()
+        }
     }
 }

@@ -12,11 +12,12 @@ struct BoxDatabase: Sendable {
     static func open(path: String) throws -> BoxDatabase {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        return try BoxDatabase(writer: DatabasePool(path: path, configuration: configuration()))
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        return try BoxDatabase(writer: pool, checkpointer: Checkpointer(path: path, writer: pool))
     }
 
     static func inMemory() throws -> BoxDatabase {
-        try BoxDatabase(writer: DatabaseQueue(configuration: configuration()))
+        try BoxDatabase(writer: DatabaseQueue(configuration: configuration()), checkpointer: nil)
     }
 
     private static func configuration() -> Configuration {
@@ -26,9 +27,9 @@ struct BoxDatabase: Sendable {
         return configuration
     }
 
-    init(writer: any DatabaseWriter) throws {
+    init(writer: any DatabaseWriter, checkpointer: Checkpointer?) throws {
         self.writer = writer
-        journal = Journal(writer: writer)
+        journal = Journal(writer: writer, checkpointer: checkpointer)
         // Set on the writer's connection once it is open: a pool puts it in WAL mode with
         // `synchronous = NORMAL` after the configuration's own preparation, which would leave a
         // commit in the OS's cache, not on disk.

@@ -36,10 +36,15 @@ final class Journal: Sendable {
     }
 
     private let writer: any DatabaseWriter
+    /// Keeps the write-ahead log short, away from the commits (none for a database in memory).
+    let checkpointer: Checkpointer?
     private let queue = DispatchQueue(label: "tripto.journal")
     private let state = Mutex(State())
 
-    init(writer: any DatabaseWriter) { self.writer = writer }
+    init(writer: any DatabaseWriter, checkpointer: Checkpointer? = nil) {
+        self.writer = writer
+        self.checkpointer = checkpointer
+    }
 
     /// Queues one command's changes (and the session row, for a session's first command);
     /// `done` is called on the journal's queue once they are on disk, or could not be saved.
@@ -62,6 +67,7 @@ final class Journal: Sendable {
             }
             guard !batch.isEmpty else { return }
             for (entry, result) in zip(batch, commit(batch)) { entry.done(result) }
+            checkpointer?.committed(idle: state.withLock { $0.waiting.isEmpty })
         }
     }
 
