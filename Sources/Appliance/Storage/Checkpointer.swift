@@ -8,7 +8,7 @@ import Synchronization
 /// Left to itself, SQLite does this inside the commit that takes the log past 1,000 pages, on the
 /// writer's connection: that commit then writes the pages into the database file and syncs it, and
 /// every save queued in the journal, of every session, waits. A sync can be slow: in the
-/// benchmark single commits held all of a 200-player table's messages for 85–215 ms, most often at
+/// benchmark single commits held all of a 200-player table's messages for 85–262 ms, most often at
 /// the game's start, where the 200 joins had just filled the log (docs/bench.md, "Eighth round").
 /// So the writer's own
 /// checkpoints are off, and one runs here after every `every` transactions, and after saves pause
