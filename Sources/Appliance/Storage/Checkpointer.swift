@@ -7,15 +7,14 @@ import Synchronization
 ///
 /// Left to itself, SQLite does this inside the commit that takes the log past 1,000 pages, on the
 /// writer's connection: that commit then writes the pages into the database file and syncs it, and
-/// every save queued in the journal, of every session, waits. A sync can be slow: in the
-/// benchmark single commits held all of a 200-player table's messages for 85–262 ms, most often at
-/// the game's start, where the 200 joins had just filled the log (docs/bench.md, "Eighth round").
-/// So the writer's own
-/// checkpoints are off, and one runs here after every `every` transactions, and after saves pause
-/// for `pause`. A passive checkpoint takes no lock the writer needs; one that finds no save came in
-/// meanwhile lets the next transaction start the log again from its beginning, in the space the
-/// file already has. Only if saves never pause, and the log passes `restartFrames`, does a
-/// checkpoint make the writer wait while it copies what is left.
+/// every save queued in the journal, of every session, waits. Syncs are not always quick (single
+/// commits held a 200-player table's messages for up to 262 ms in the benchmark; docs/bench.md,
+/// "Eighth round"), and on slow storage such as an SD card syncing the database file can be slower
+/// still. So the writer's own checkpoints are off, and one runs here after every `every`
+/// transactions, and after saves pause for `pause`. A passive checkpoint takes no lock the writer
+/// needs; one that finds no save came in meanwhile lets the next transaction start the log again
+/// from its beginning, in the space the file already has. Only if saves never pause, and the log
+/// passes `restartFrames`, does a checkpoint make the writer wait while it copies what is left.
 final class Checkpointer: Sendable {
     /// Transactions between two checkpoints while saves keep coming.
     let every: Int
