@@ -28,9 +28,8 @@ struct DurabilityTests {
         // SQLite's own checkpoints would let it reach 4 MB. Each burst adds 0.6 MB.
         for burst in 0..<16 {
             try await log.save(50)
-            // A checkpoint runs 100 ms into a pause.
-            try await Task.sleep(for: .milliseconds(150))
-            await log.database.journal.checkpointer?.idle()
+            // A checkpoint runs 100 ms into the pause; wait until it has copied the whole burst.
+            try await log.checkpointed()
             #expect(log.size < 1_500_000, "write-ahead log of \(log.size) bytes after burst \(burst)")
         }
         #expect(try await log.saved == 800)
@@ -41,7 +40,6 @@ struct DurabilityTests {
         let log = try await LogUnderLoad()
         // 6,000 commands back to back: 72 MB if the log were never started again.
         try await log.save(6_000)
-        await log.database.journal.checkpointer?.idle()
         #expect(log.size < 24_000_000, "write-ahead log of \(log.size) bytes")
         #expect(try await log.saved == 6_000)
     }
@@ -78,6 +76,15 @@ private final class LogUnderLoad {
         get async throws {
             try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command") }
         }
+    }
+
+    /// Returns once a checkpoint has copied every command saved so far (or fails after 10 s).
+    func checkpointed() async throws {
+        let checkpointer = try #require(database.journal.checkpointer)
+        for _ in 0..<1_000 where checkpointer.coveredTransactions < seq {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(checkpointer.coveredTransactions >= seq, "no checkpoint of the last commands")
     }
 
     /// Saves `count` commands, each once the one before it is on disk.

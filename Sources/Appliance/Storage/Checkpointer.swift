@@ -13,8 +13,9 @@ import Synchronization
 /// still. So the writer's own checkpoints are off, and one runs here after every `every`
 /// transactions, and after saves pause for `pause`. A passive checkpoint takes no lock the writer
 /// needs; one that finds no save came in meanwhile lets the next transaction start the log again
-/// from its beginning, in the space the file already has. Only if saves never pause, and the log
-/// passes `restartFrames`, does a checkpoint make the writer wait while it copies what is left.
+/// from its beginning, in the space the file already has. Only if saves never pause does the log
+/// pass `restartFrames`; then the journal itself copies what is left between two transactions
+/// (`committed` returns true), so that the log starts again there.
 final class Checkpointer: Sendable {
     /// Transactions between two checkpoints while saves keep coming.
     let every: Int
@@ -24,8 +25,20 @@ final class Checkpointer: Sendable {
     let restartFrames = 4_096
     private let connection: DatabaseQueue
     private let queue = DispatchQueue(label: "tripto.checkpoint", qos: .utility)
-    /// Transactions since the last checkpoint began, and every transaction so far (to tell a pause).
-    private let state = Mutex((commits: 0, running: false, total: 0))
+
+    private struct State {
+        /// Transactions since the last checkpoint began.
+        var commits = 0
+        /// Every transaction so far, to tell a pause.
+        var total = 0
+        var running = false
+        /// The last checkpoint found the log too long: the journal copies the rest.
+        var tailDue = false
+        /// Transactions that a finished checkpoint had all of in front of it.
+        var covered = 0
+    }
+
+    private let state = Mutex(State())
 
     /// Opens a connection of its own to the database at `path` (in WAL mode already) and turns
     /// off the automatic checkpoints of `writer`.
@@ -34,21 +47,25 @@ final class Checkpointer: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         connection = try DatabaseQueue(path: path, configuration: configuration)
+        // A checkpoint syncs the database file before the log may start again over what it copied.
+        try connection.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
     }
 
-    /// The journal committed a transaction; `idle` when it has nothing more waiting.
-    func committed(idle: Bool) {
-        let (start, total) = state.withLock { state -> (Bool, Int) in
+    /// The journal committed a transaction; `idle` when it has nothing more waiting. True when the
+    /// journal should copy the rest of the log itself now, before its next transaction.
+    func committed(idle: Bool) -> Bool {
+        let (start, total, tail) = state.withLock { state -> (Bool, Int, Bool) in
             state.commits += 1
             state.total += 1
-            guard state.commits >= every, !state.running else { return (false, state.total) }
+            defer { state.tailDue = false }
+            guard state.commits >= every, !state.running else { return (false, state.total, state.tailDue) }
             state.commits = 0
             state.running = true
-            return (true, state.total)
+            return (true, state.total, state.tailDue)
         }
         if start {
-            queue.async { self.checkpoint() }
+            queue.async { self.checkpoint(covering: total) }
         } else if idle {
             queue.asyncAfter(deadline: .now() + pause) {
                 // Nothing saved since, nothing copied since, and no checkpoint on its way: one now.
@@ -58,21 +75,24 @@ final class Checkpointer: Sendable {
                     state.running = true
                     return true
                 }
-                if due { self.checkpoint() }
+                if due { self.checkpoint(covering: total) }
             }
         }
+        return tail
     }
 
-    /// On the queue.
-    private func checkpoint() {
+    /// On the queue: a passive checkpoint of the log as it is after transaction `total`.
+    private func checkpoint(covering total: Int) {
         // A failed checkpoint loses nothing: the log keeps every commit, and the next one copies it.
-        try? connection.writeWithoutTransaction { db in
-            let log = try db.checkpoint(.passive)
-            if log.walFrameCount >= restartFrames { try db.checkpoint(.restart) }
+        let log = try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        state.withLock { state in
+            state.running = false
+            guard let log else { return }
+            if log.walFrameCount >= restartFrames { state.tailDue = true }
+            if log.checkpointedFrameCount == log.walFrameCount { state.covered = max(state.covered, total) }
         }
-        state.withLock { $0.running = false }
     }
 
-    /// Returns once a checkpoint that is running, if any, is over (tests).
-    func idle() async { await withCheckedContinuation { done in queue.async { done.resume() } } }
+    /// How many transactions a finished checkpoint has copied in full (tests).
+    var coveredTransactions: Int { state.withLock { $0.covered } }
 }

@@ -67,7 +67,11 @@ final class Journal: Sendable {
             }
             guard !batch.isEmpty else { return }
             for (entry, result) in zip(batch, commit(batch)) { entry.done(result) }
-            checkpointer?.committed(idle: state.withLock { $0.waiting.isEmpty })
+            if checkpointer?.committed(idle: state.withLock { $0.waiting.isEmpty }) == true {
+                // Saves never paused and the log passed 16 MB: what is left of it is copied now, with
+                // no save coming in meanwhile, so that the next transaction starts it again.
+                _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            }
         }
     }
 
