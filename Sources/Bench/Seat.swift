@@ -99,6 +99,8 @@ final class Seat: Sendable {
 
     func attach(_ channel: Channel) { socket.withLock { $0.channel = channel } }
 
+    var isWelcomed: Bool { notes.withLock { $0.welcomed } }
+
     func disconnected() {
         welcome.finish()
         changed.finish()
@@ -144,7 +146,11 @@ final class Seat: Sendable {
                 if version < notes.version { notes.versionsBack += 1 }
                 notes.version = version
                 notes.phase = payload?.phase ?? notes.phase
-            case "ERROR": notes.errors[payload?.code ?? "?", default: 0] += 1
+            case "ERROR":
+                notes.errors[payload?.code ?? "?", default: 0] += 1
+                // A pull can go unanswered after an error (a lost save, a rate limit): the pulls
+                // waiting can no longer be told apart, so no later brake is timed from them.
+                notes.pullsUnanswered.removeAll()
             default: break
             }
         }

@@ -8,12 +8,18 @@ import NIOWebSocket
 /// hop to a task per seat. (With 202 seats sharing two threads, those hops queued behind each other,
 /// and the time a message waited for its seat's task counted as the server's.)
 enum SeatSocket {
+    /// How long a seat waits for its upgrade and its WELCOME before it hangs up.
+    static let welcomeTimeout = TimeAmount.seconds(10)
+
     /// Connects `seat` to `ws://127.0.0.1:<port>/ws?token=…`; true once the upgrade went through.
     static func connect(_ seat: Seat, port: Int, token: String) async throws -> Bool {
         let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
+                channel.eventLoop.scheduleTask(in: welcomeTimeout) {
+                    if !seat.isWelcomed { channel.close(promise: nil) }
+                }
+                return channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
                         maxFrameSize: 1 << 22,
                         upgradePipelineHandler: { channel, _ in
