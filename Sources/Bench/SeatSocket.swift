@@ -8,6 +8,8 @@ import NIOWebSocket
 /// hop to a task per seat. (With 202 seats sharing two threads, those hops queued behind each other,
 /// and the time a message waited for its seat's task counted as the server's.)
 enum SeatSocket {
+    /// The largest message a seat takes (a 200-player snapshot is about 30 KB).
+    static let maxMessageBytes = 1 << 22
     /// How long a seat waits for its upgrade and its WELCOME before it hangs up.
     static let welcomeTimeout = TimeAmount.seconds(10)
 
@@ -21,9 +23,15 @@ enum SeatSocket {
                 }
                 return channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
-                        maxFrameSize: 1 << 22,
+                        maxFrameSize: maxMessageBytes,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
+                                // Neither server splits a message into fragments; a split one is
+                                // joined here, as the box joins its clients' (`SocketController`).
+                                try channel.pipeline.syncOperations.addHandler(
+                                    NIOWebSocketFrameAggregator(
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                                        maxAccumulatedFrameSize: maxMessageBytes))
                                 try channel.pipeline.syncOperations.addHandler(Reader(seat: seat))
                                 seat.attach(channel)
                                 return true
@@ -60,8 +68,6 @@ enum SeatSocket {
         typealias OutboundOut = WebSocketFrame
 
         private let seat: Seat
-        /// The first frames of a message split into fragments (neither server splits one).
-        private var pending: ByteBuffer?
 
         init(seat: Seat) { self.seat = seat }
 
@@ -69,19 +75,8 @@ enum SeatSocket {
             let at = WallClock.nowMs()
             let frame = unwrapInboundIn(data)
             switch frame.opcode {
-            case .text, .continuation:
-                var data = frame.data
-                if frame.opcode == .continuation {
-                    guard var first = pending else { return }
-                    first.writeBuffer(&data)
-                    data = first
-                }
-                guard frame.fin else {
-                    pending = data
-                    return
-                }
-                pending = nil
-                data.withUnsafeReadableBytes { seat.hear($0, at: at) }
+            case .text:
+                frame.data.withUnsafeReadableBytes { seat.hear($0, at: at) }
             case .ping:
                 context.writeAndFlush(wrapOutboundOut(SeatSocket.frame(.pong, frame.data)), promise: nil)
             case .connectionClose:

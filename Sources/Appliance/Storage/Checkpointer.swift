@@ -18,7 +18,7 @@ import Synchronization
 /// (`committed` returns true), so that the log starts again there.
 final class Checkpointer: Sendable {
     /// Transactions between two checkpoints while saves keep coming.
-    let every: Int
+    let every = 32
     /// Saves stopped for this long: what they left in the log is copied.
     let pause: DispatchTimeInterval = .milliseconds(100)
     /// A log this long (in pages, 16 MB) is started again even if saves never pause.
@@ -42,8 +42,7 @@ final class Checkpointer: Sendable {
 
     /// Opens a connection of its own to the database at `path` (in WAL mode already) and turns
     /// off the automatic checkpoints of `writer`.
-    init(path: String, writer: any DatabaseWriter, every: Int = 32) throws {
-        self.every = every
+    init(path: String, writer: any DatabaseWriter) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         connection = try DatabaseQueue(path: path, configuration: configuration)

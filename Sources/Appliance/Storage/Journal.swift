@@ -41,7 +41,7 @@ final class Journal: Sendable {
     private let queue = DispatchQueue(label: "tripto.journal")
     private let state = Mutex(State())
 
-    init(writer: any DatabaseWriter, checkpointer: Checkpointer? = nil) {
+    init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
         self.writer = writer
         self.checkpointer = checkpointer
     }
