@@ -36,6 +36,11 @@ struct SocketController: Sendable {
         return URI(head.uri).queryParameters.get("token").map { String($0) }
     }
 
+    /// Whether the client asked for STATE_PATCH (`?patches=1`), which it then applies itself.
+    static func takesPatches(_ head: HTTPRequestHead) -> Bool {
+        URI(head.uri).queryParameters.get("patches") == "1"
+    }
+
     /// Adds the socket's handlers to an upgraded channel, after NIO's frame codec: the keepalive,
     /// the joining of fragmented messages, and the socket itself.
     func install(on channel: any Channel, head: HTTPRequestHead) throws {
@@ -46,7 +51,8 @@ struct SocketController: Sendable {
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessageBytes)
         )
-        try pipeline.addHandler(SocketHandler(controller: self, token: Self.token(of: head)))
+        try pipeline.addHandler(
+            SocketHandler(controller: self, token: Self.token(of: head), takesPatches: Self.takesPatches(head)))
         if stopping {
             // Upgraded while the box was closing its sockets (the client may have read the 101
             // already): this one goes the same way, once the upgrade is over.
@@ -65,7 +71,7 @@ struct SocketController: Sendable {
     }
 
     /// Finds the token's participant and attaches a connection for it, which writes to `socket`.
-    func admit(token: String, socket: Connection.Socket, now: Int64) async -> Admission {
+    func admit(token: String, socket: Connection.Socket, takesPatches: Bool, now: Int64) async -> Admission {
         guard let participant = try? environment.database.participant(token: token) else { return .refused }
         let live = await hub.room(id: participant.sessionId)
         guard let room = live, await !room.isEnded, await room.participantRole(participant.id) != nil else {
@@ -76,7 +82,8 @@ struct SocketController: Sendable {
             return .refused
         }
         let connection = Connection(
-            id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role, socket: socket)
+            id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
+            takesPatches: takesPatches, socket: socket)
         // Ended or kicked between the check above and now: refused.
         return await room.attach(connection, now: now) ? .attached(connection, room) : .refused
     }

@@ -35,6 +35,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let controller: SocketController
     private let token: String?
+    private let takesPatches: Bool
     private var stage: Stage = .awaitingHello
     private var context: ChannelHandlerContext?
     private var helloTimer: Scheduled<Void>?
@@ -42,9 +43,10 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var attached: (Connection, RoomInbox)?
     private var closeSent = false
 
-    init(controller: SocketController, token: String?) {
+    init(controller: SocketController, token: String?, takesPatches: Bool) {
         self.controller = controller
         self.token = token
+        self.takesPatches = takesPatches
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -170,9 +172,10 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                 bound.value.startClose(code: WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
             },
             end: { channel.close(promise: nil) })
-        let controller = self.controller
+        let (controller, takesPatches) = (self.controller, self.takesPatches)
         Task {
-            let admission = await controller.admit(token: token, socket: socket, now: ServerClock.now())
+            let admission = await controller.admit(
+                token: token, socket: socket, takesPatches: takesPatches, now: ServerClock.now())
             channel.eventLoop.execute { bound.value.admitted(admission) }
         }
     }

@@ -33,6 +33,8 @@ final class Connection: Sendable {
     let id: String
     let participantId: ParticipantID
     let role: Role
+    /// The client asked for STATE_PATCH instead of a STATE_SNAPSHOT after each change.
+    let takesPatches: Bool
     private let socket: Socket
 
     private struct Queue {
@@ -50,10 +52,11 @@ final class Connection: Sendable {
 
     private let queue = Mutex(Queue())
 
-    init(id: String, participantId: ParticipantID, role: Role, socket: Socket) {
+    init(id: String, participantId: ParticipantID, role: Role, takesPatches: Bool, socket: Socket) {
         self.id = id
         self.participantId = participantId
         self.role = role
+        self.takesPatches = takesPatches
         self.socket = socket
     }
 

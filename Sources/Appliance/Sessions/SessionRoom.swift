@@ -39,6 +39,14 @@ actor SessionRoom {
     private var presenceSendScheduled = false
     /// Connections coming and going are told to the others at most this often.
     static let presenceWindow: Duration = .milliseconds(100)
+    /// Each round of everyone's snapshots (`snapshots`) is a generation; these are the last one's
+    /// projections per role (the players' without `you`). A connection that takes patches and was
+    /// sent the last generation gets the next one as a STATE_PATCH from it (`patchBases`); any
+    /// other gets a whole STATE_SNAPSHOT.
+    private var generation = 0
+    private var lastProjections: [Role: Projection] = [:]
+    /// For connections that take patches: the generation each was last sent, and its `you` then.
+    private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -172,6 +180,7 @@ actor SessionRoom {
 
     func detach(_ connectionId: String, now: Int64) {
         guard let connection = connections.removeValue(forKey: connectionId) else { return }
+        patchBases[connectionId] = nil
         if connections.isEmpty { idleSince = now }
         let stillHere = connections.values.contains { $0.participantId == connection.participantId }
         guard !stillHere else { return }
@@ -201,6 +210,8 @@ actor SessionRoom {
                 BoxError(status: 400, code: "BAD_MESSAGE", message: "Already authenticated"), to: connection, now: now)
             return
         case .resumeSession:
+            // Newer than the last generation, perhaps: the next one comes whole.
+            patchBases[connectionId] = nil
             send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
             return
         case .ping(let ping):
@@ -350,6 +361,8 @@ actor SessionRoom {
         }
         rolledBackThrough = ticket
         let dropped = outbox.reset(lastTicket: ticket)
+        // Some of the snapshots and patches were dropped: nobody's base is known any more.
+        patchBases.removeAll()
         for connection in dropped.closing where connections[connection.id] == nil {
             // Its kick (or the session's end) was lost: it reconnects to the state on disk.
             connection.close(code: 1011, reason: "STORAGE_UNAVAILABLE")
@@ -408,6 +421,7 @@ actor SessionRoom {
                 for connection in connections.values where connection.participantId == participant {
                     items.append(.close(connection, code: 4003, reason: "REVOKED"))
                     connections[connection.id] = nil
+                    patchBases[connection.id] = nil
                 }
             case .ended:
                 timer?.task.cancel()
@@ -416,6 +430,7 @@ actor SessionRoom {
                     items.append(.close(connection, code: 1000, reason: "SESSION_ENDED"))
                 }
                 connections.removeAll()
+                patchBases.removeAll()
             case .send:
                 break
             }
@@ -500,35 +515,67 @@ actor SessionRoom {
         return items
     }
 
-    /// Every connection's STATE_SNAPSHOT. Host and TV each have one projection; players share
-    /// theirs but for `you` (`PlayerSnapshot`).
+    /// Every connection's state after a change: a STATE_SNAPSHOT, or a STATE_PATCH from the last
+    /// generation for a connection that takes patches and has it. Host and TV each have one
+    /// projection; players share theirs but for `you` (`PlayerSnapshot`), and so their patches.
     private func snapshots(now: Int64) -> [Outbox.Item] {
-        var items: [Outbox.Item] = []
-        var shared: [Role: WireText] = [:]
+        generation += 1
+        var projections: [Role: Projection] = [:]
+        var wholeTexts: [Role: WireText] = [:]
+        var patchTexts: [Role: (head: String, tail: String, empty: Bool)] = [:]
         var players: PlayerSnapshot?
+        var items: [Outbox.Item] = []
         for connection in connections.values {
-            let text: WireText
-            switch connection.role {
-            case .host, .tv:
-                if let cached = shared[connection.role] {
-                    text = cached
-                } else {
-                    text = .whole(encode(.stateSnapshot(view(for: connection, now: now)), now: now))
-                    shared[connection.role] = text
-                }
-            case .player:
-                let snapshot =
-                    players
-                    ?? PlayerSnapshot(
-                        ServerMessage(
-                            sessionId: id, serverTimeMs: now,
-                            event: .stateSnapshot(view(for: .player, participant: nil, now: now))))
-                players = snapshot
-                text = snapshot.text(for: game.you(connection.participantId))
+            let role = connection.role
+            let projection: Projection
+            if let made = projections[role] {
+                projection = made
+            } else {
+                projection = view(for: role, participant: role == .player ? nil : connection.participantId, now: now)
+                projections[role] = projection
             }
+            let you = role == .player ? game.you(connection.participantId) : nil
+            let text: WireText
+            if connection.takesPatches, let base = patchBases[connection.id], base.generation == generation - 1,
+                let old = lastProjections[role]
+            {
+                let patch =
+                    patchTexts[role]
+                    ?? {
+                        let made = patchParts(from: old, to: projection, now: now)
+                        patchTexts[role] = made
+                        return made
+                    }()
+                if let change = ProjectionPatch.you(from: base.you, to: you) {
+                    text = .spliced(head: patch.head, you: (patch.empty ? "" : ",") + change, tail: patch.tail)
+                } else {
+                    text = .whole(patch.head + patch.tail)
+                }
+            } else if role == .player {
+                let snapshot = players ?? PlayerSnapshot(message(.stateSnapshot(projection), now: now))
+                players = snapshot
+                text = snapshot.text(for: you)
+            } else {
+                text = wholeTexts[role] ?? .whole(encode(.stateSnapshot(projection), now: now))
+                wholeTexts[role] = text
+            }
+            if connection.takesPatches { patchBases[connection.id] = (generation, you) }
             items.append(.text(connection, text))
         }
+        lastProjections = projections
         return items
+    }
+
+    /// A STATE_PATCH's text around the place of a player's own `you` operation (last, if any).
+    private func patchParts(
+        from old: Projection, to new: Projection, now: Int64
+    ) -> (head: String, tail: String, empty: Bool) {
+        let operations = ProjectionPatch(from: old, to: new).operations
+        let head =
+            #"{"type":"STATE_PATCH","sessionId":"# + WireEncoder.json(id) + #","serverTimeMs":\#(now)"#
+            + #","payload":{"version":\#(new.version),"baseVersion":\#(old.version),"ops":["#
+            + operations.joined(separator: ",")
+        return (head, "]}}", operations.isEmpty)
     }
 
     /// The connection's projection, with the join link at the box's current address.
@@ -552,7 +599,11 @@ actor SessionRoom {
     }
 
     private func encode(_ event: ServerEvent, now: Int64) -> String {
-        WireEncoder.text(ServerMessage(sessionId: id, serverTimeMs: now, event: event))
+        WireEncoder.text(message(event, now: now))
+    }
+
+    private func message(_ event: ServerEvent, now: Int64) -> ServerMessage {
+        ServerMessage(sessionId: id, serverTimeMs: now, event: event)
     }
 }
 

@@ -101,6 +101,9 @@ struct ConsoleState: Sendable {
         case .pong, .playerJoined, .playerLeft, .lobbyUpdated, .destinationResults, .scoreboardUpdate,
             .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger:
             break
+        case .statePatch:
+            // Sent only to clients that ask for patches; the console takes whole snapshots.
+            break
         case .musicGainSet(let gain):
             musicGainDb = gain.gainDb
         }

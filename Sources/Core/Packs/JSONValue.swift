@@ -1,5 +1,6 @@
-/// Any JSON document, decoded without a schema so the validator can report every type error with its path.
-public enum JSONValue: Decodable, Sendable, Equatable {
+/// Any JSON document, decoded without a schema: so the pack validator can report every type error
+/// with its path, and for the values a STATE_PATCH operation carries.
+public enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -21,6 +22,18 @@ public enum JSONValue: Decodable, Sendable, Equatable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 public enum ServerEvent: Sendable, Equatable {
     case welcome(Welcome)
     case stateSnapshot(Projection)
+    case statePatch(StatePatch)
     case pong(Pong)
     case error(ErrorPayload)
     case playerJoined(PlayerJoined)
@@ -34,6 +35,7 @@ public enum ServerEvent: Sendable, Equatable {
         switch self {
         case .welcome: "WELCOME"
         case .stateSnapshot: "STATE_SNAPSHOT"
+        case .statePatch: "STATE_PATCH"
         case .pong: "PONG"
         case .error: "ERROR"
         case .playerJoined: "PLAYER_JOINED"
@@ -67,6 +69,7 @@ public enum ServerEvent: Sendable, Equatable {
         switch self {
         case .welcome(let payload): try container.encode(payload, forKey: key)
         case .stateSnapshot(let payload): try container.encode(payload, forKey: key)
+        case .statePatch(let payload): try container.encode(payload, forKey: key)
         case .pong(let payload): try container.encode(payload, forKey: key)
         case .error(let payload): try container.encode(payload, forKey: key)
         case .playerJoined(let payload): try container.encode(payload, forKey: key)
@@ -101,6 +104,7 @@ public enum ServerEvent: Sendable, Equatable {
         switch type {
         case "WELCOME": self = .welcome(try payload(Welcome.self))
         case "STATE_SNAPSHOT": self = .stateSnapshot(try payload(Projection.self))
+        case "STATE_PATCH": self = .statePatch(try payload(StatePatch.self))
         case "PONG": self = .pong(try payload(Pong.self))
         case "ERROR": self = .error(try payload(ErrorPayload.self))
         case "PLAYER_JOINED": self = .playerJoined(try payload(PlayerJoined.self))
