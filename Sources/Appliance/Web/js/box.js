@@ -78,6 +78,9 @@ export class ServerClock {
  *
  * Events: onmessage(msg), onstatus("connecting" | "open" | "lost"), onend({ code, reason }) when
  * the box closed the seat for good (session ended, kicked, unknown token).
+ *
+ * It asks the box for STATE_PATCH (`patches=1`) and applies each patch to the projection it has, so
+ * the pages only ever see STATE_SNAPSHOT messages, as if the box had sent the whole projection.
  */
 export class BoxLink {
   constructor(token, handlers) {
@@ -89,6 +92,9 @@ export class BoxLink {
     this.stopped = false;
     this.everOpen = false;
     this.lastHeard = 0;
+    // The projection the box's next STATE_PATCH applies to; null until a STATE_SNAPSHOT arrives.
+    this.state = null;
+    this.resyncing = false;
     this.timer = setInterval(() => this.tick(), 1000);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.checkNow();
@@ -101,8 +107,12 @@ export class BoxLink {
     if (this.stopped) return;
     this.handlers.onstatus?.(this.everOpen ? "lost" : "connecting");
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}`);
+    const socket = new WebSocket(
+      `${scheme}://${location.host}/ws?token=${encodeURIComponent(this.token)}&patches=1`,
+    );
     this.socket = socket;
+    this.state = null;
+    this.resyncing = false;
     socket.onopen = () => {
       this.lastHeard = Date.now();
       this.ping();
@@ -119,6 +129,13 @@ export class BoxLink {
       if (message.type === "PONG") {
         this.clock.sample(message.payload.clientTimeMs, message.payload.serverTimeMs);
         return;
+      }
+      if (message.type === "STATE_SNAPSHOT") {
+        this.state = message.payload;
+        this.resyncing = false;
+      } else if (message.type === "STATE_PATCH") {
+        message = this.patched(message);
+        if (!message) return;
       }
       if (message.type === "WELCOME") {
         this.attempt = 0;
@@ -139,6 +156,22 @@ export class BoxLink {
       }
       this.retry();
     };
+  }
+
+  /** A STATE_PATCH as the STATE_SNAPSHOT it stands for; null if it does not fit what this page has. */
+  patched(message) {
+    const { baseVersion, ops } = message.payload;
+    if (this.state && this.state.version === baseVersion) {
+      try {
+        this.state = applyPatch(this.state, ops);
+        return { ...message, type: "STATE_SNAPSHOT", payload: this.state };
+      } catch {
+        // falls through to ask for the whole projection
+      }
+    }
+    this.state = null;
+    if (!this.resyncing) this.resyncing = this.send("RESUME_SESSION");
+    return null;
   }
 
   retry() {
@@ -204,6 +237,35 @@ export class BoxLink {
     this.socket = null;
     socket?.close();
   }
+}
+
+/** JSON Patch (RFC 6902: add, remove, replace) applied to a copy of `doc`; throws if a path is missing. */
+export function applyPatch(doc, ops) {
+  const result = structuredClone(doc);
+  for (const { op, path, value } of ops) {
+    const keys = path
+      .split("/")
+      .slice(1)
+      .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const last = keys.pop();
+    let parent = result;
+    for (const key of keys) {
+      parent = parent[key];
+      if (parent === null || typeof parent !== "object") throw new Error(`no ${path}`);
+    }
+    if (Array.isArray(parent)) {
+      const index = last === "-" ? parent.length : Number(last);
+      if (!(index >= 0 && index <= parent.length)) throw new Error(`no ${path}`);
+      if (op === "add") parent.splice(index, 0, value);
+      else if (op === "remove") parent.splice(index, 1);
+      else parent[index] = value;
+    } else if (op === "remove") {
+      delete parent[last];
+    } else {
+      parent[last] = value;
+    }
+  }
+  return result;
 }
 
 /** Seconds left until a server time, for countdowns (never negative). */
