@@ -46,6 +46,10 @@ extension Heard {
             case "STATE_SNAPSHOT":
                 payload.version = Self.number(after: #""version":"#, in: bytes, from: payloadStart).map(Int.init)
                 payload.phase = Self.string(after: #""phase":""#, in: bytes, from: payloadStart)
+            case "STATE_PATCH":
+                // The payload opens with the new version; a new phase is an operation on `/phase`.
+                payload.version = Self.number(after: #""version":"#, in: bytes, from: payloadStart).map(Int.init)
+                payload.phase = Self.string(after: #""path":"/phase","value":""#, in: bytes, from: payloadStart)
             case "WELCOME": payload.playerId = Self.string(after: #""playerId":""#, in: bytes, from: payloadStart)
             case "BRAKE_ACCEPTED":
                 payload.brakeOwnerPlayerId = Self.string(

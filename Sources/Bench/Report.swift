@@ -159,7 +159,9 @@ struct Report: Codable, Sendable {
             lines += [
                 "## \(name): \(scenario.sessions) × \(scenario.players) players (\(scenario.sockets) sockets), "
                     + "\(scenario.games) game(s) each, host step \(scenario.stepMs) ms"
-                    + (scenario.everyoneBrakes ? ", every player pulls at every clue" : ""),
+                    + (scenario.everyoneBrakes ? ", every player pulls at every clue" : "")
+                    + (scenario.patches
+                        ? "; the clients take STATE_PATCH from the box" : "; the clients take whole snapshots"),
                 "",
                 "| figure | tripto | baseline | tripto / baseline |",
                 "|---|---:|---:|---:|",

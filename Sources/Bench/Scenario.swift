@@ -7,6 +7,9 @@ struct Scenario: Codable, Sendable {
     var players: Int
     var games: Int
     var everyoneBrakes: Bool
+    /// The clients ask the box for STATE_PATCH, as its own web pages do (the baseline sends
+    /// snapshots whatever they ask).
+    var patches: Bool
     /// How long a host looks at each screen before moving on.
     var stepMs: Int
     var timeoutSeconds: Int
@@ -91,9 +94,9 @@ extension Scenario {
         log("\(contender.rawValue): \(sessions) sessions created, \(sessions * (players + 2)) seats joined")
 
         let pairs = tables.flatMap { table in zip(table.seats, table.tokens).map { ($0, $1) } }
-        let port = server.socketPort
+        let (port, patches) = (server.socketPort, self.patches)
         let connected = try await inWaves(pairs, width: 64) { seat, token in
-            await seat.connect(port: port, token: token)
+            await seat.connect(port: port, token: token, patches: patches)
         }.filter { $0 }.count
         log("\(contender.rawValue): \(connected) of \(pairs.count) sockets connected")
         try await Task.sleep(for: .seconds(1))

@@ -88,8 +88,8 @@ final class Seat: Sendable {
     func nudge() { changed.yield() }
 
     /// Connects, and returns once the server's WELCOME is in (or the attempt failed).
-    func connect(port: Int, token: String) async -> Bool {
-        guard (try? await SeatSocket.connect(self, port: port, token: token)) == true else {
+    func connect(port: Int, token: String, patches: Bool) async -> Bool {
+        guard (try? await SeatSocket.connect(self, port: port, token: token, patches: patches)) == true else {
             disconnected()
             return false
         }
@@ -141,7 +141,7 @@ final class Seat: Sendable {
                 }
             case "BRAKE_REJECTED": if !notes.pullsUnanswered.isEmpty { notes.pullsUnanswered.removeFirst() }
             case "WELCOME": notes.welcomed = true
-            case "STATE_SNAPSHOT":
+            case "STATE_SNAPSHOT", "STATE_PATCH":
                 let version = payload?.version ?? notes.version
                 if version < notes.version { notes.versionsBack += 1 }
                 notes.version = version
@@ -161,7 +161,7 @@ final class Seat: Sendable {
     private func react(to heard: Heard) {
         switch heard.type {
         case "WELCOME": welcome.yield()
-        case "STATE_SNAPSHOT": if role == .host { changed.yield() }
+        case "STATE_SNAPSHOT", "STATE_PATCH": if role == .host { changed.yield() }
         case "CLUE_PRESENT" where role == .player:
             if table.shouldPull(playerId, levelIndex: heard.payload?.levelIndex ?? 0) {
                 let now = WallClock.nowMs()

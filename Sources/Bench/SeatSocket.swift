@@ -13,8 +13,9 @@ enum SeatSocket {
     /// How long a seat waits for its upgrade and its WELCOME before it hangs up.
     static let welcomeTimeout = TimeAmount.seconds(10)
 
-    /// Connects `seat` to `ws://127.0.0.1:<port>/ws?token=…`; true once the upgrade went through.
-    static func connect(_ seat: Seat, port: Int, token: String) async throws -> Bool {
+    /// Connects `seat` to `ws://127.0.0.1:<port>/ws?token=…` (and `&patches=1`); true once the
+    /// upgrade went through.
+    static func connect(_ seat: Seat, port: Int, token: String, patches: Bool) async throws -> Bool {
         let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -40,7 +41,8 @@ enum SeatSocket {
                     var headers = HTTPHeaders()
                     headers.add(name: "Host", value: "127.0.0.1:\(port)")
                     let head = HTTPRequestHead(
-                        version: .http1_1, method: .GET, uri: "/ws?token=" + token, headers: headers)
+                        version: .http1_1, method: .GET, uri: "/ws?token=" + token + (patches ? "&patches=1" : ""),
+                        headers: headers)
                     var configuration = NIOUpgradableHTTPClientPipelineConfiguration(
                         upgradeConfiguration: .init(
                             upgradeRequestHead: head, upgraders: [upgrader],

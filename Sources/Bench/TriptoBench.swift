@@ -22,6 +22,8 @@ struct TriptoBench: AsyncParsableCommand {
     var timeout = 180
     @Flag(help: "A tiny run for the tests: 3 × 4 players, a crowd of 6.")
     var smoke = false
+    @Flag(help: "Clients take whole STATE_SNAPSHOTs (as the console does), not STATE_PATCH (as the web pages do).")
+    var fullSnapshots = false
     @Flag(help: "Skip the Python baseline.")
     var noBaseline = false
     @Option(help: "The tripto binary to measure.")
@@ -54,13 +56,13 @@ struct TriptoBench: AsyncParsableCommand {
             scenarios.append(
                 Scenario(
                     name: "tables", sessions: sessions, players: players, games: games, everyoneBrakes: false,
-                    stepMs: stepMs, timeoutSeconds: timeout))
+                    patches: !fullSnapshots, stepMs: stepMs, timeoutSeconds: timeout))
         }
         if crowd > 0 {
             scenarios.append(
                 Scenario(
-                    name: "crowd", sessions: 1, players: crowd, games: games, everyoneBrakes: true, stepMs: stepMs,
-                    timeoutSeconds: timeout))
+                    name: "crowd", sessions: 1, players: crowd, games: games, everyoneBrakes: true,
+                    patches: !fullSnapshots, stepMs: stepMs, timeoutSeconds: timeout))
         }
         // Another process at work (a server left over from an earlier run, a build) skews every figure.
         let busyBefore = await Machine.busyPercent(over: 1)
