@@ -71,6 +71,10 @@ struct CrashRecoveryTests {
             box, settings: ["introMs": 0, "destinationsCount": 1, "followupsPerDestination": 1],
             players: ["Anna", "Björn"], tv: true)
         let lobby = try await table.host.expectSnapshot { $0.players.filter(\.isConnected).count == 2 }
+        // Anna connected a second time, taking STATE_PATCH: some of what she was sent is dropped
+        // with the lost command, so the box sends her the saved state whole.
+        let twin = TestSocket(url: box.webSocketURL, token: table.players[0].token, query: "?patches=1")
+        try await twin.expect("WELCOME")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let database = try DatabaseQueue(path: box.databasePath, configuration: configuration)
@@ -92,7 +96,7 @@ struct CrashRecoveryTests {
         table.host.send(.hostNextClue)
         let refused = try await table.host.expect("ERROR")
         #expect(refused.payloadObject["code"] as? String == "STORAGE_UNAVAILABLE")
-        for socket in table.everyone {
+        for socket in table.everyone + [twin] {
             let back = try await socket.expectSnapshot { $0.version > lobby.version }
             #expect(back.phase == .lobby)
             #expect(back.players.map(\.name) == ["Anna", "Björn"])
@@ -106,6 +110,15 @@ struct CrashRecoveryTests {
         try await database.write { try $0.execute(sql: "DROP TRIGGER refuse_one") }
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
+        let patched = try await twin.patchedStates()
+        // On connecting, and after each of the two failed saves (the start, Cecilia's join).
+        #expect(patched.whole == 3)
+        #expect(!patched.patched.isEmpty)
+        let lastMatches =
+            try await patched.last
+            == JSONValue(json: table.players[0].socket.allTexts().last { $0.contains(#""type":"STATE_SNAPSHOT""#) }!)[
+                "payload"]
+        #expect(lastMatches, "Anna's patched state is not her last snapshot")
         // Nothing of the lost start went out: before the real one, every snapshot showed the lobby.
         for socket in table.everyone {
             var phases: [Phase] = []

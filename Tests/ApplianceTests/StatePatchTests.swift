@@ -131,6 +131,11 @@ struct LiveStatePatchTests {
         try await table.host.expect("FOLLOWUP_RESULTS")
         table.host.send(.hostNext)
         try await table.allSee(.scoreboard)
+        // A twin asks for the whole state again: its patches go on from there.
+        let resumed = pairs[2].1
+        resumed.send(.resumeSession)
+        try await resumed.expect("STATE_SNAPSHOT")  // the one on connecting
+        try await resumed.expect("STATE_SNAPSHOT")
         table.players[2].socket.send(.playerLeave)
         try await table.host.expect("PLAYER_LEFT")
         table.host.send(.hostNext)
@@ -142,37 +147,14 @@ struct LiveStatePatchTests {
         for (plain, twin) in pairs {
             let sent = try await plain.allTexts().map { try JSONValue(json: $0) }
             let snapshots = sent.filter { $0["type"] == .string("STATE_SNAPSHOT") }.compactMap { $0["payload"] }
-            var state: JSONValue?
-            var patched: [JSONValue] = []
-            var wholeCount = 0
-            for text in await twin.allTexts() {
-                let message = try JSONValue(json: text)
-                switch message["type"] {
-                case .string("STATE_SNAPSHOT"):
-                    state = message["payload"]
-                    wholeCount += 1
-                case .string("STATE_PATCH"):
-                    let patch = try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
-                    guard case .statePatch(let payload) = patch.event, let base = state else {
-                        Issue.record("a patch before any snapshot")
-                        continue
-                    }
-                    #expect(base["version"] == .number(Double(payload.baseVersion)))
-                    let next = try base.applying(payload.ops)
-                    #expect(next["version"] == .number(Double(payload.version)))
-                    state = next
-                    patched.append(next)
-                default: break
-                }
-            }
-            // The snapshot on connecting, and the first change after it: the box does not compare
-            // what a connection was sent on its own with the generations everyone is sent.
-            #expect(wholeCount <= 2, "only the first two states come whole")
-            #expect(patched.count >= 10)
+            let patched = try await twin.patchedStates()
+            // Only the snapshots on connecting and after RESUME_SESSION come whole.
+            #expect(patched.whole == (twin === resumed ? 2 : 1))
+            #expect(patched.patched.count >= 10)
             // Compared as booleans: a failure would print every projection otherwise.
-            let lastMatches = state != nil && state == snapshots.last
+            let lastMatches = patched.last != nil && patched.last == snapshots.last
             #expect(lastMatches, "the last state differs from the last snapshot")
-            let strays = patched.indices.filter { !snapshots.contains(patched[$0]) }
+            let strays = patched.patched.indices.filter { !snapshots.contains(patched.patched[$0]) }
             #expect(strays.isEmpty, "patched states never sent as snapshots: \(strays)")
         }
         table.closeAll()

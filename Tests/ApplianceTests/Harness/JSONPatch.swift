@@ -80,3 +80,38 @@ extension JSONValue {
         }
     }
 }
+
+extension TestSocket {
+    /// What a client taking patches had after each STATE_PATCH it received (`patched`) and after the
+    /// last message of either kind (`last`), and how many snapshots came whole. A patch whose
+    /// `baseVersion` is not the version it applies to, or that does not apply, fails the test.
+    func patchedStates() async throws -> (patched: [JSONValue], last: JSONValue?, whole: Int) {
+        var state: JSONValue?
+        var patched: [JSONValue] = []
+        var whole = 0
+        for text in await allTexts() {
+            let message = try JSONValue(json: text)
+            switch message["type"] {
+            case .string("STATE_SNAPSHOT"):
+                state = message["payload"]
+                whole += 1
+            case .string("STATE_PATCH"):
+                let decoded = try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+                guard case .statePatch(let patch) = decoded.event, let base = state else {
+                    throw JSONValue.PatchFailure(description: "a patch before any snapshot")
+                }
+                guard base["version"] == .number(Double(patch.baseVersion)) else {
+                    throw JSONValue.PatchFailure(description: "patch from \(patch.baseVersion) to \(base["version"]!)")
+                }
+                let next = try base.applying(patch.ops)
+                guard next["version"] == .number(Double(patch.version)) else {
+                    throw JSONValue.PatchFailure(description: "patch to \(patch.version) gave another version")
+                }
+                state = next
+                patched.append(next)
+            default: continue
+            }
+        }
+        return (patched, state, whole)
+    }
+}
