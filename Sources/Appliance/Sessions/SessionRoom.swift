@@ -40,24 +40,13 @@ actor SessionRoom {
     /// Connections coming and going are told to the others at most this often.
     static let presenceWindow: Duration = .milliseconds(100)
     /// Each round of everyone's snapshots (`snapshots`) is a generation; these are the last one's
-    /// projections per role (the players' without `you`). A connection that takes patches gets the
-    /// next one as a STATE_PATCH from what it was last sent (`patchBases`); one whose last state
-    /// the room does not know gets a whole STATE_SNAPSHOT.
+    /// projections per role (the players' without `you`). A connection that takes patches and was
+    /// sent the last generation gets the next one as a STATE_PATCH from it (`patchBases`); any
+    /// other gets a whole STATE_SNAPSHOT.
     private var generation = 0
     private var lastProjections: [Role: Projection] = [:]
-    private var patchBases: [String: PatchBase] = [:]
-
-    /// What a connection that takes patches was last sent: the last generation, or a projection
-    /// of its own (its snapshot on connecting, or after RESUME_SESSION); and its `you` then.
-    private struct PatchBase {
-        enum Origin {
-            case generation(Int)
-            /// Without `you`, as the generations' are.
-            case own(Projection)
-        }
-        var origin: Origin
-        var you: Projection.You?
-    }
+    /// For connections that take patches: the generation each was last sent, and its `you` then.
+    private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -177,7 +166,6 @@ actor SessionRoom {
         idleSince = nil
         let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
         let projection = view(for: connection, now: now)
-        ownBase(connection, projection)
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
             playerId: connection.participantId, projection: projection)
@@ -222,9 +210,9 @@ actor SessionRoom {
                 BoxError(status: 400, code: "BAD_MESSAGE", message: "Already authenticated"), to: connection, now: now)
             return
         case .resumeSession:
-            let projection = view(for: connection, now: now)
-            ownBase(connection, projection)
-            send(.stateSnapshot(projection), to: connection, now: now)
+            // Newer than the last generation, perhaps: the next one comes whole.
+            patchBases[connectionId] = nil
+            send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
             return
         case .ping(let ping):
             // Says nothing of the game, so it need not wait behind the saves: the clock sync stays quick.
@@ -548,20 +536,16 @@ actor SessionRoom {
             }
             let you = role == .player ? game.you(connection.participantId) : nil
             let text: WireText
-            let base = connection.takesPatches ? patchBases[connection.id] : nil
-            var patch: (head: String, tail: String, empty: Bool)?
-            switch base?.origin {
-            case .generation(let last)? where last == generation - 1:
-                if let shared = patchTexts[role] {
-                    patch = shared
-                } else if let old = lastProjections[role] {
-                    patch = patchParts(from: old, to: projection, now: now)
-                    patchTexts[role] = patch
-                }
-            case .own(let old)?: patch = patchParts(from: old, to: projection, now: now)
-            default: break
-            }
-            if let base, let patch {
+            if connection.takesPatches, let base = patchBases[connection.id], base.generation == generation - 1,
+                let old = lastProjections[role]
+            {
+                let patch =
+                    patchTexts[role]
+                    ?? {
+                        let made = patchParts(from: old, to: projection, now: now)
+                        patchTexts[role] = made
+                        return made
+                    }()
                 if let change = ProjectionPatch.you(from: base.you, to: you) {
                     text = .spliced(head: patch.head, you: (patch.empty ? "" : ",") + change, tail: patch.tail)
                 } else {
@@ -575,21 +559,11 @@ actor SessionRoom {
                 text = wholeTexts[role] ?? .whole(encode(.stateSnapshot(projection), now: now))
                 wholeTexts[role] = text
             }
-            if connection.takesPatches {
-                patchBases[connection.id] = PatchBase(origin: .generation(generation), you: you)
-            }
+            if connection.takesPatches { patchBases[connection.id] = (generation, you) }
             items.append(.text(connection, text))
         }
         lastProjections = projections
         return items
-    }
-
-    /// A connection that takes patches was sent `projection` on its own: its next patch starts there.
-    private func ownBase(_ connection: Connection, _ projection: Projection) {
-        guard connection.takesPatches else { return }
-        var shared = projection
-        shared.you = nil
-        patchBases[connection.id] = PatchBase(origin: .own(shared), you: projection.you)
     }
 
     /// A STATE_PATCH's text around the place of a player's own `you` operation (last, if any).
