@@ -201,6 +201,9 @@ struct ErrorCodeTests {
         let anna = table.players[0]
         table.host.send(.hostKick(.init(playerId: anna.id)))
         try await anna.socket.expect("PLAYER_LEFT") { $0.payloadObject["reason"] as? String == "kicked" }
+        // The state she leaves in comes before the close: without her, and without a `you`.
+        let last = try await anna.socket.expectSnapshot { !$0.players.contains { $0.playerId == anna.id } }
+        #expect(last.you == nil)
         #expect(try await anna.socket.closeCode() == 4003)
         let again = TestSocket(url: box.webSocketURL, token: anna.token)
         try await again.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }

@@ -46,6 +46,31 @@ struct WireTests {
         #expect(decoded == projection)
     }
 
+    @Test("a patch operation keeps a null value, and a remove has none")
+    func patchOperations() throws {
+        let patch = StatePatch(
+            version: 8, baseVersion: 7,
+            ops: [
+                PatchOperation(op: "replace", path: "/brake", value: .null),
+                PatchOperation(op: "add", path: "/players/-", value: .object(["name": .string("Anna")])),
+                PatchOperation(op: "remove", path: "/endedReason"),
+            ])
+        let message = ServerMessage(sessionId: "abc", serverTimeMs: 42, event: .statePatch(patch))
+        let object = try json(message)
+        #expect(object["type"] as? String == "STATE_PATCH")
+        let ops = try #require((object["payload"] as? [String: Any])?["ops"] as? [[String: Any]])
+        #expect(ops[0]["value"] is NSNull)
+        #expect(ops[1]["value"] as? [String: String] == ["name": "Anna"])
+        #expect(ops[2].keys.sorted() == ["op", "path"])
+        // Read back, a null value is nil (the same JSON null), and it is written again as null.
+        let decoded = try JSONDecoder().decode(ServerMessage.self, from: JSONEncoder().encode(message))
+        guard case .statePatch(let read) = decoded.event else { throw WireError.notAPatch }
+        #expect(read.ops[0].value == nil)
+        #expect(try json(decoded) as NSDictionary == object as NSDictionary)
+    }
+
+    private enum WireError: Error { case notAPatch }
+
     @Test("every server event round-trips through JSON with its type")
     func events() throws {
         var table = try Table(

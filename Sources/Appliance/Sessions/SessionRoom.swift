@@ -325,12 +325,12 @@ actor SessionRoom {
         }
         game = next
         var items = messages(for: effects, now: now)
-        let closing = closing(effects)
-        if closing.isEmpty {
-            sendSoon()
+        if closesConnections(effects) {
+            // Those who go get the state they leave in first, before they are taken off.
+            items += dueItems(now: now, snapshots: true)
+            items += closing(effects)
         } else {
-            // Those who go get the state they leave in first.
-            items += dueItems(now: now, snapshots: true) + closing
+            sendSoon()
         }
         outbox.post(items, after: ticket, origin: origin)
         rescheduleTimer()
@@ -410,6 +410,17 @@ actor SessionRoom {
             await self?.fire(next)
         }
         timer = (next, task)
+    }
+
+    /// Whether `closing(effects)` will close any connection.
+    private func closesConnections(_ effects: [Effect]) -> Bool {
+        effects.contains { effect in
+            switch effect {
+            case .revoke(let participant): connections.values.contains { $0.participantId == participant }
+            case .ended: !connections.isEmpty
+            case .send: false
+            }
+        }
     }
 
     /// Revoked participants and ended sessions lose their connections, after the events went out.
@@ -522,7 +533,7 @@ actor SessionRoom {
         generation += 1
         var projections: [Role: Projection] = [:]
         var wholeTexts: [Role: WireText] = [:]
-        var patchTexts: [Role: (head: String, tail: String, empty: Bool)] = [:]
+        var patchTexts: [Role: PatchText] = [:]
         var players: PlayerSnapshot?
         var items: [Outbox.Item] = []
         for connection in connections.values {
@@ -549,7 +560,7 @@ actor SessionRoom {
                 if let change = ProjectionPatch.you(from: base.you, to: you) {
                     text = .spliced(head: patch.head, you: (patch.empty ? "" : ",") + change, tail: patch.tail)
                 } else {
-                    text = .whole(patch.head + patch.tail)
+                    text = .whole(patch.whole)
                 }
             } else if role == .player {
                 let snapshot = players ?? PlayerSnapshot(message(.stateSnapshot(projection), now: now))
@@ -566,16 +577,29 @@ actor SessionRoom {
         return items
     }
 
-    /// A STATE_PATCH's text around the place of a player's own `you` operation (last, if any).
-    private func patchParts(
-        from old: Projection, to new: Projection, now: Int64
-    ) -> (head: String, tail: String, empty: Bool) {
+    /// A STATE_PATCH's text, whole, and around the place of a player's own `you` operation (last).
+    private struct PatchText {
+        let head: String
+        let tail = "]}}"
+        /// No operations before `you`'s (so it needs no comma).
+        let empty: Bool
+        /// Without a `you` operation; made once for all the connections of a role.
+        let whole: String
+
+        init(head: String, empty: Bool) {
+            self.head = head
+            self.empty = empty
+            whole = head + tail
+        }
+    }
+
+    private func patchParts(from old: Projection, to new: Projection, now: Int64) -> PatchText {
         let operations = ProjectionPatch(from: old, to: new).operations
         let head =
             #"{"type":"STATE_PATCH","sessionId":"# + WireEncoder.json(id) + #","serverTimeMs":\#(now)"#
             + #","payload":{"version":\#(new.version),"baseVersion":\#(old.version),"ops":["#
             + operations.joined(separator: ",")
-        return (head, "]}}", operations.isEmpty)
+        return PatchText(head: head, empty: operations.isEmpty)
     }
 
     /// The connection's projection, with the join link at the box's current address.

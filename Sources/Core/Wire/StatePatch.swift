@@ -27,4 +27,14 @@ public struct PatchOperation: Codable, Sendable, Equatable {
         self.path = path
         self.value = value
     }
+
+    private enum CodingKeys: String, CodingKey { case op, path, value }
+
+    /// `add` and `replace` always carry a value, `null` included.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(op, forKey: .op)
+        try container.encode(path, forKey: .path)
+        if op != "remove" { try container.encode(value ?? .null, forKey: .value) }
+    }
 }

@@ -94,7 +94,8 @@ export class BoxLink {
     this.lastHeard = 0;
     // The projection the box's next STATE_PATCH applies to; null until a STATE_SNAPSHOT arrives.
     this.state = null;
-    this.resyncing = false;
+    // When a whole projection was asked for (RESUME_SESSION) because a patch did not fit.
+    this.resyncAsked = 0;
     this.timer = setInterval(() => this.tick(), 1000);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.checkNow();
@@ -112,7 +113,7 @@ export class BoxLink {
     );
     this.socket = socket;
     this.state = null;
-    this.resyncing = false;
+    this.resyncAsked = 0;
     socket.onopen = () => {
       this.lastHeard = Date.now();
       this.ping();
@@ -132,7 +133,7 @@ export class BoxLink {
       }
       if (message.type === "STATE_SNAPSHOT") {
         this.state = message.payload;
-        this.resyncing = false;
+        this.resyncAsked = 0;
       } else if (message.type === "STATE_PATCH") {
         message = this.patched(message);
         if (!message) return;
@@ -158,7 +159,11 @@ export class BoxLink {
     };
   }
 
-  /** A STATE_PATCH as the STATE_SNAPSHOT it stands for; null if it does not fit what this page has. */
+  /**
+   * A STATE_PATCH as the STATE_SNAPSHOT it stands for; null if it does not fit what this page has.
+   * Then the page asks for the whole projection, and if none has come 2 s later (the request can be
+   * dropped, say over the rate limit), it connects again, which always brings one.
+   */
   patched(message) {
     const { baseVersion, ops } = message.payload;
     if (this.state && this.state.version === baseVersion) {
@@ -170,7 +175,11 @@ export class BoxLink {
       }
     }
     this.state = null;
-    if (!this.resyncing) this.resyncing = this.send("RESUME_SESSION");
+    if (!this.resyncAsked) {
+      if (this.send("RESUME_SESSION")) this.resyncAsked = Date.now();
+    } else if (Date.now() - this.resyncAsked > 2000) {
+      this.drop();
+    }
     return null;
   }
 
@@ -239,30 +248,50 @@ export class BoxLink {
   }
 }
 
-/** JSON Patch (RFC 6902: add, remove, replace) applied to a copy of `doc`; throws if a path is missing. */
+/**
+ * JSON Patch (RFC 6902: add, remove, replace) applied to `doc`, which is left as it is: the result
+ * is a new object that copies only the objects and arrays on the operations' paths and shares the
+ * rest. Throws if a path does not exist, or an operation is not one of the three.
+ */
 export function applyPatch(doc, ops) {
-  const result = structuredClone(doc);
+  const copy = (value) => (Array.isArray(value) ? [...value] : { ...value });
+  const result = copy(doc);
+  const copied = new Set([result]);
   for (const { op, path, value } of ops) {
     const keys = path
       .split("/")
       .slice(1)
-      .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
+      .map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
     const last = keys.pop();
     let parent = result;
     for (const key of keys) {
-      parent = parent[key];
-      if (parent === null || typeof parent !== "object") throw new Error(`no ${path}`);
+      let child = parent[key];
+      if (child === null || typeof child !== "object") throw new Error(`no ${path}`);
+      if (!copied.has(child)) {
+        child = copy(child);
+        parent[key] = child;
+        copied.add(child);
+      }
+      parent = child;
     }
     if (Array.isArray(parent)) {
-      const index = last === "-" ? parent.length : Number(last);
-      if (!(index >= 0 && index <= parent.length)) throw new Error(`no ${path}`);
+      const index = last === "-" && op === "add" ? parent.length : Number(last);
+      const limit = op === "add" ? parent.length : parent.length - 1;
+      if (!(Number.isInteger(index) && index >= 0 && index <= limit)) throw new Error(`no ${path}`);
       if (op === "add") parent.splice(index, 0, value);
       else if (op === "remove") parent.splice(index, 1);
-      else parent[index] = value;
+      else if (op === "replace") parent[index] = value;
+      else throw new Error(`unknown op ${op}`);
+    } else if (op === "add") {
+      parent[last] = value;
+    } else if (!Object.prototype.hasOwnProperty.call(parent, last)) {
+      throw new Error(`no ${path}`);
     } else if (op === "remove") {
       delete parent[last];
-    } else {
+    } else if (op === "replace") {
       parent[last] = value;
+    } else {
+      throw new Error(`unknown op ${op}`);
     }
   }
   return result;
