@@ -38,6 +38,19 @@ struct PlayerSnapshotTests {
             }
         }
         check()
+        // The snapshot after a WELCOME is cut out of it: the same as its own encoding.
+        for role in [Role.host, .tv, .player] {
+            let projection = game.projection(for: role, participant: role == .player ? "p1" : "host", now: now)
+            let welcome = Welcome(
+                connectionId: "c1", serverTimeMs: now, timeOffsetHintMs: 0, role: role, playerId: "p1",
+                projection: projection)
+            let texts = WireEncoder.welcome(welcome, sessionId: "s1", now: now)
+            let own = WireEncoder.text(
+                ServerMessage(sessionId: "s1", serverTimeMs: now, event: .stateSnapshot(projection)))
+            #expect(texts.snapshot == own)
+            let decoded = try JSONDecoder().decode(ServerMessage.self, from: Data(texts.welcome.utf8))
+            #expect(decoded == ServerMessage(sessionId: "s1", serverTimeMs: now, event: .welcome(welcome)))
+        }
         // An ended session's snapshot has a key after `you`.
         _ = try game.apply(.end(reason: "host_ended"), by: .participant("host"), now: now)
         check()

@@ -169,11 +169,9 @@ actor SessionRoom {
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
             playerId: connection.participantId, projection: projection)
+        let texts = WireEncoder.welcome(welcome, sessionId: id, now: now)
         outbox.post(
-            [
-                .text(connection, .whole(encode(.welcome(welcome), now: now))),
-                .text(connection, .whole(encode(.stateSnapshot(projection), now: now))),
-            ], after: ticket)
+            [.text(connection, .whole(texts.welcome)), .text(connection, .whole(texts.snapshot))], after: ticket)
         if presenceChanged { sendPresenceSoon() }
         return true
     }

@@ -19,6 +19,27 @@ enum WireEncoder {
         text(ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .sessionEnded(SessionEnded(reason: reason))))
     }
 
+    /// WELCOME and the STATE_SNAPSHOT that follows it, with the projection encoded once: the
+    /// snapshot's payload is cut out of the WELCOME, where `projection` is the last member (and none
+    /// before it, ids and a role, can hold that key). With 200 players a projection is 29 KB, and a
+    /// room sitting down encodes one for every connection.
+    static func welcome(_ welcome: Welcome, sessionId: String, now: Int64) -> (welcome: String, snapshot: String) {
+        let text = self.text(ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .welcome(welcome)))
+        guard let member = text.firstRange(of: #","projection":"#) else {
+            return (
+                text,
+                self.text(
+                    ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .stateSnapshot(welcome.projection)))
+            )
+        }
+        // The WELCOME ends with the projection, then its payload's brace and its own.
+        let projection = text[member.upperBound..<text.index(text.endIndex, offsetBy: -2)]
+        let snapshot =
+            #"{"type":"STATE_SNAPSHOT","sessionId":"# + json(sessionId) + #","serverTimeMs":\#(now),"payload":"#
+            + projection + "}"
+        return (text, snapshot)
+    }
+
     static func json<Value: Encodable>(_ value: Value) -> String {
         // Our own plain Codable types always encode (a Double that is not finite would not).
         String(decoding: try! StreamingJSONEncoder.encode(value), as: UTF8.self)
