@@ -31,10 +31,13 @@ build:
 bench:
 	@scripts/bench $(BENCH_ARGS)
 
-# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Fourth round").
+# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Fourth round"). Product by
+# product: a plain `swift build` also links GRDB's dynamic library, which cannot take a static Foundation.
 release:
 	@scripts/install-deps release
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product tripto
+	$(SWIFT) build -c release --static-swift-stdlib --product tripto-console
+	$(SWIFT) build -c release --static-swift-stdlib --product tripto-bench
 
 # A release build installed as a systemd service (see README, "Installing on a box").
 install:
