@@ -177,6 +177,14 @@ struct LiveGameTests {
         try await Task.sleep(for: .milliseconds(300))
         let acceptedCount = await table.tv!.allTexts().filter { $0.contains("\"BRAKE_ACCEPTED\"") }.count
         #expect(acceptedCount == 1)
+        // Every player's screen shows the brake with its event: the state comes right behind it
+        // (docs/protocol.md), not after the answers to the other pulls.
+        for player in table.players {
+            let texts = await player.socket.allTexts()
+            let event = try #require(texts.firstIndex { $0.contains("\"BRAKE_ACCEPTED\"") })
+            #expect(texts.indices.contains(event + 1) && texts[event + 1].contains("\"STATE_SNAPSHOT\""))
+            #expect(texts.indices.contains(event + 1) && texts[event + 1].contains("\"PAUSED_FOR_BRAKE\""))
+        }
         table.closeAll()
     }
 }

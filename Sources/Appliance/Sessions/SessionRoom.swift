@@ -327,6 +327,11 @@ actor SessionRoom {
             // Those who go get the state they leave in first, before they are taken off.
             items += dueItems(now: now, snapshots: true)
             items += closing(effects)
+        } else if case .brakePull = command {
+            // A brake's state goes out with its event, in the same write, rather than at the next
+            // free moment: every screen shows the brake as it hears of it, and the answers to the
+            // pulls that lost do not come in between. (One accepted pull per clue: no burst.)
+            items += dueItems(now: now, snapshots: true)
         } else {
             sendSoon()
         }
