@@ -31,7 +31,7 @@ struct ProjectionPatch {
         // Written only when set (the others are always there, as null when absent).
         switch (old.endedReason, new.endedReason) {
         case (nil, let reason?): add("/endedReason", reason)
-        case (_?, nil): operations.append(#"{"op":"remove","path":"/endedReason"}"#)
+        case (_?, nil): remove("/endedReason")
         case (let before?, let after?) where before != after: replace("/endedReason", after)
         default: break
         }
@@ -65,14 +65,14 @@ struct ProjectionPatch {
         for index in changed { replace("\(path)/\(index)", new[index]) }
         for element in new[common...] { add(path + "/-", element) }
         // From the end, so that each index is still the element's own.
-        for index in (common..<old.count).reversed() {
-            operations.append(#"{"op":"remove","path":""# + path + "/\(index)\"}")
-        }
+        for index in (common..<old.count).reversed() { remove("\(path)/\(index)") }
     }
 
     private mutating func replace(_ path: String, _ value: some Encodable) { operation("replace", path, value) }
 
     private mutating func add(_ path: String, _ value: some Encodable) { operation("add", path, value) }
+
+    private mutating func remove(_ path: String) { operations.append(#"{"op":"remove","path":""# + path + #""}"#) }
 
     /// Paths are made of the projection's own keys and indices, which need no escaping.
     private mutating func operation(_ op: String, _ path: String, _ value: some Encodable) {

@@ -323,10 +323,14 @@ actor SessionRoom {
         }
         game = next
         var items = messages(for: effects, now: now)
-        if closesConnections(effects) {
-            // Those who go get the state they leave in first, before they are taken off.
-            items += dueItems(now: now, snapshots: true)
-            items += closing(effects)
+        let closing = closing(effects)
+        if !closing.isEmpty {
+            // Those who go get the state they leave in first; then they are taken off.
+            items += dueItems(now: now, snapshots: true) + closing
+            for case .close(let connection, _, _) in closing {
+                connections[connection.id] = nil
+                patchBases[connection.id] = nil
+            }
         } else if case .brakePull = command {
             // A brake's state goes out with its event, in the same write, rather than at the next
             // free moment: every screen shows the brake as it hears of it, and the answers to the
@@ -415,36 +419,24 @@ actor SessionRoom {
         timer = (next, task)
     }
 
-    /// Whether `closing(effects)` will close any connection.
-    private func closesConnections(_ effects: [Effect]) -> Bool {
-        effects.contains { effect in
-            switch effect {
-            case .revoke(let participant): connections.values.contains { $0.participantId == participant }
-            case .ended: !connections.isEmpty
-            case .send: false
-            }
-        }
-    }
-
-    /// Revoked participants and ended sessions lose their connections, after the events went out.
+    /// The closes of the connections that revoked participants and an ended session lose, each
+    /// connection once (the caller takes them off the room after it has sent them their state).
     private func closing(_ effects: [Effect]) -> [Outbox.Item] {
         var items: [Outbox.Item] = []
+        var closed = Set<String>()
+        func close(_ connection: Connection, code: UInt16, reason: String) {
+            if closed.insert(connection.id).inserted { items.append(.close(connection, code: code, reason: reason)) }
+        }
         for effect in effects {
             switch effect {
             case .revoke(let participant):
                 for connection in connections.values where connection.participantId == participant {
-                    items.append(.close(connection, code: 4003, reason: "REVOKED"))
-                    connections[connection.id] = nil
-                    patchBases[connection.id] = nil
+                    close(connection, code: 4003, reason: "REVOKED")
                 }
             case .ended:
                 timer?.task.cancel()
                 timer = nil
-                for connection in connections.values {
-                    items.append(.close(connection, code: 1000, reason: "SESSION_ENDED"))
-                }
-                connections.removeAll()
-                patchBases.removeAll()
+                for connection in connections.values { close(connection, code: 1000, reason: "SESSION_ENDED") }
             case .send:
                 break
             }
