@@ -46,8 +46,12 @@ struct LiveGameTests {
         }
         try await table.allSee(.clueLevel, level: 8)
 
+        // Cecilia's pull on the 10-point clue arrives late: refused, not won on a clue she never saw.
+        cecilia.socket.send(.brakePull(.init(levelPoints: 10)))
+        try await cecilia.socket.expect("BRAKE_REJECTED") { $0.payloadObject["reason"] as? String == "not_allowed" }
+
         // Björn brakes; the host overrides with the next clue.
-        bjorn.socket.send(.brakePull(.init()))
+        bjorn.socket.send(.brakePull(.init(levelPoints: 8)))
         try await table.host.expectSnapshot { $0.phase == .pausedForBrake && $0.brake?.brakeOwnerPlayerId == bjorn.id }
         table.host.send(.hostNextClue)
         try await table.allSee(.clueLevel, level: 6)

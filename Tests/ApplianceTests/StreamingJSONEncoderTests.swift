@@ -72,10 +72,10 @@ struct StreamingJSONEncoderTests {
         try run(.setMusicGain(gainDb: -12), by: .participant("h"))
         try run(.start(destinations: [Self.destination()]), by: .participant("h"))
         try run(.nextClue, by: .participant("h"))
-        try run(.brakePull, by: .participant("p1"))
+        try run(.brakePull(), by: .participant("p1"))
         try run(.brakeAnswer(answerText: Self.answer), by: .participant("p1"))
         try run(.nextClue, by: .participant("h"))
-        try run(.brakePull, by: .participant("p2"))
+        try run(.brakePull(), by: .participant("p2"))
         try run(.brakeAnswer(answerText: "Göteborg"), by: .participant("p2"))
         try run(.forceReveal, by: .participant("h"))
         // Through the reveal, both followups (answered, one with markup), the scoreboard and the finale.

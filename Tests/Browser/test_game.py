@@ -1,6 +1,7 @@
 """A whole evening through the pages the box serves, clicked and typed as people would: a host on a
 phone, the TV at 1920×1080 and three players, each in their own browser context."""
 
+import json
 import re
 
 from playwright.sync_api import expect
@@ -93,6 +94,9 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     anna = devices.open(PHONE)
     bo = devices.open(SMALL_PHONE, locale="sv-SE")
     mallory = devices.open(PHONE)
+    # What Anna's page sends, to check that her pull names the clue she saw.
+    anna_sent = []
+    anna.on("websocket", lambda socket: socket.on("framesent", lambda frame: anna_sent.append(frame)))
     anna.goto(join_url)
     screens.shot(anna, "phone-name")
     join_as_player(anna, join_url, "Anna")
@@ -126,6 +130,8 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     # Anna brakes at 10 and answers right; the TV shows the banner and then her lock marker.
     anna.click("#brake")
     expect(anna.locator("#answer")).to_be_visible()
+    pulls = [json.loads(f) for f in anna_sent if '"BRAKE_PULL"' in f]
+    assert [p["payload"]["levelPoints"] for p in pulls] == [10]
     expect(tv.locator("#brake-banner")).to_contain_text("Anna pulled the brake!")
     expect(bo.locator("#brake-reason")).to_contain_text("Anna drog i bromsen.")
     screens.shot(anna, "phone-answer")

@@ -23,11 +23,11 @@ struct ControlsTests {
         #expect(state.press(.interrupt) == .quit)
     }
 
-    @Test("a player's Space or Enter pulls the brake during a clue, and only then")
+    @Test("a player's Space or Enter pulls the brake during a clue, and only then, naming the clue shown")
     func brake() {
         var state = Fixture.state(.player, Fixture.projection(.clueLevel))
-        #expect(state.press(.character(" ")) == .send(.brakePull(.init())))
-        #expect(state.press(.enter) == .send(.brakePull(.init())))
+        #expect(state.press(.character(" ")) == .send(.brakePull(.init(levelPoints: 8))))
+        #expect(state.press(.enter) == .send(.brakePull(.init(levelPoints: 8))))
         var lobby = Fixture.state(.player, Fixture.projection(.lobby))
         #expect(lobby.press(.character(" ")) == nil)
         #expect(lobby.notice != nil)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Core
@@ -16,7 +17,7 @@ struct BrakeTests {
     @Test("first pull wins; BRAKE_ACCEPTED to all, SFX and AUDIO_STOP to the room")
     func firstWins() throws {
         var table = try clueTable()
-        let effects = try table.player(1, .brakePull)
+        let effects = try table.player(1, .brakePull())
         #expect(table.game.phase == .pausedForBrake)
         #expect(table.game.brake?.ownerId == "p2")
         let accepted = BrakeAccepted(
@@ -26,7 +27,7 @@ struct BrakeTests {
         #expect(effects.contains(.send(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: table.now)), to: .room)))
         #expect(effects.contains(.send(.audioStop(AudioStop()), to: .room)))
         let version = table.game.version
-        let second = try table.player(0, .brakePull)
+        let second = try table.player(0, .brakePull())
         #expect(second == [.send(.brakeRejected(BrakeRejected(reason: .alreadyPaused)), to: .participant("p1"))])
         #expect(table.game.brake?.ownerId == "p2")
         #expect(table.game.version == version, "a refused pull is not a visible change")
@@ -37,47 +38,79 @@ struct BrakeTests {
         var table = try Table()
         // not_allowed: lobby, intro, reveal, followups, scoreboard
         #expect(
-            try table.player(0, .brakePull) == [
+            try table.player(0, .brakePull()) == [
                 .send(.brakeRejected(BrakeRejected(reason: .notAllowed)), to: .participant("p1"))
             ])
         table.advance(2_000)
         try table.start()
         #expect(
-            try table.player(0, .brakePull).events(for: .player, participant: "p1") == [
+            try table.player(0, .brakePull()).events(for: .player, participant: "p1") == [
                 .brakeRejected(BrakeRejected(reason: .notAllowed))
             ])
         // rate_limited: a second pull within 2 s
         #expect(
-            try table.player(0, .brakePull).events(for: .player, participant: "p1") == [
+            try table.player(0, .brakePull()).events(for: .player, participant: "p1") == [
                 .brakeRejected(BrakeRejected(reason: .rateLimited))
             ])
         try table.host(.nextClue)
         table.advance(1_999)
         #expect(
-            try table.player(0, .brakePull).events(for: .player, participant: "p1") == [
+            try table.player(0, .brakePull()).events(for: .player, participant: "p1") == [
                 .brakeRejected(BrakeRejected(reason: .rateLimited))
             ])
         table.advance(1)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         #expect(table.game.brake?.ownerId == "p1")
         // already_paused: during a brake
         #expect(
-            try table.player(1, .brakePull).events(for: .player, participant: "p2") == [
+            try table.player(1, .brakePull()).events(for: .player, participant: "p2") == [
                 .brakeRejected(BrakeRejected(reason: .alreadyPaused))
             ])
         try table.player(0, .brakeAnswer(answerText: "Somewhere"))
         table.advance(5_000)
         // already_answered: one locked answer per destination
         #expect(
-            try table.player(0, .brakePull).events(for: .player, participant: "p1") == [
+            try table.player(0, .brakePull()).events(for: .player, participant: "p1") == [
                 .brakeRejected(BrakeRejected(reason: .alreadyAnswered))
             ])
         // already_paused: the host paused the game
         try table.host(.pause)
         #expect(
-            try table.player(2, .brakePull).events(for: .player, participant: "p3") == [
+            try table.player(2, .brakePull()).events(for: .player, participant: "p3") == [
                 .brakeRejected(BrakeRejected(reason: .alreadyPaused))
             ])
+    }
+
+    @Test("a pull naming a clue that has gone is refused; one naming the clue shown wins")
+    func staleClue() throws {
+        var table = try clueTable()
+        try table.player(0, .brakePull(levelPoints: 10))
+        #expect(table.game.brake?.levelPoints == 10)
+        try table.player(0, .brakeAnswer(answerText: "Somewhere"))
+        #expect(table.game.round?.levelPoints == 8)
+        // Pulled on the 10-point clue, read after the owner's answer moved the game on.
+        let version = table.game.version
+        #expect(
+            try table.player(1, .brakePull(levelPoints: 10)) == [
+                .send(.brakeRejected(BrakeRejected(reason: .notAllowed)), to: .participant("p2"))
+            ])
+        #expect(table.game.phase == .clueLevel && table.game.version == version)
+        try table.player(2, .brakePull(levelPoints: 8))
+        #expect(table.game.brake?.ownerId == "p3" && table.game.brake?.levelPoints == 8)
+        // During a brake, a pull for another clue is not_allowed rather than already_paused.
+        table.advance(2_000)
+        #expect(
+            try table.player(1, .brakePull(levelPoints: 10)).events(for: .player, participant: "p2") == [
+                .brakeRejected(BrakeRejected(reason: .notAllowed))
+            ])
+    }
+
+    @Test("a pull logged before pulls named their clue replays as a pull on whatever clue shows")
+    func oldLogRow() throws {
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(Command.self, from: Data(#"{"brakePull":{}}"#.utf8)) == .brakePull(levelPoints: nil))
+        let named = Command.brakePull(levelPoints: 6)
+        #expect(try decoder.decode(Command.self, from: JSONEncoder().encode(named)) == named)
     }
 
     @Test("hammering the button gets one pull through every cooldown")
@@ -86,7 +119,7 @@ struct BrakeTests {
         try table.host(.pause)
         var accepted = 0
         for _ in 0..<40 {
-            let effects = try table.player(0, .brakePull)
+            let effects = try table.player(0, .brakePull())
             if case .brakeRejected(let rejected)? = effects.events(for: .player, participant: "p1").first,
                 rejected.reason == .alreadyPaused
             {
@@ -101,7 +134,7 @@ struct BrakeTests {
     func answer() throws {
         var table = try clueTable()
         try table.host(.nextClue)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         #expect(throws: GameError.forbidden("Only the player who pulled the brake may answer")) {
             try table.player(1, .brakeAnswer(answerText: "x"))
         }
@@ -134,7 +167,7 @@ struct BrakeTests {
     @Test("while the host has paused, the brake answer waits: the deadline is frozen and nothing advances")
     func answerWhilePaused() throws {
         var table = try clueTable()
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.host(.pause)
         #expect(throws: GameError.invalidPhase("The game is paused; answer when it resumes")) {
             try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
@@ -150,7 +183,7 @@ struct BrakeTests {
     func lastLevel() throws {
         var table = try clueTable()
         for _ in 0..<4 { try table.host(.nextClue) }
-        try table.player(2, .brakePull)
+        try table.player(2, .brakePull())
         let effects = try table.player(2, .brakeAnswer(answerText: "Zdestname1"))
         #expect(table.game.phase == .revealDestination)
         #expect(effects.eventTypes.contains("DESTINATION_RESULTS"))
@@ -160,7 +193,7 @@ struct BrakeTests {
     @Test("no answer before the deadline: the brake is released and the same level goes on")
     func timeout() throws {
         var table = try clueTable()
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         let deadline = try #require(table.game.nextDeadline)
         #expect(deadline.at == table.now + 15_000)
         try table.fireNextTimer()
@@ -170,14 +203,14 @@ struct BrakeTests {
         #expect(table.game.round?.locks.isEmpty == true)
         // The owner may pull again later (they have not locked an answer).
         table.advance(2_000)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         #expect(table.game.brake?.ownerId == "p1")
     }
 
     @Test("HOST_NEXT_CLUE overrides an active brake without locking anything")
     func hostOverride() throws {
         var table = try clueTable()
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.host(.nextClue)
         #expect(table.game.phase == .clueLevel)
         #expect(table.game.round?.levelPoints == 8)
@@ -189,12 +222,12 @@ struct BrakeTests {
     @Test("the brake owner leaving or being kicked releases the brake")
     func ownerLeaves() throws {
         var table = try clueTable()
-        try table.player(1, .brakePull)
+        try table.player(1, .brakePull())
         try table.host(.kick(playerId: "p2"))
         #expect(table.game.phase == .clueLevel)
         #expect(table.game.brake == nil)
         table.advance(2_000)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .leave)
         #expect(table.game.brake == nil)
         #expect(table.game.players.map(\.id) == ["p3"])
@@ -208,7 +241,7 @@ struct BrakeTests {
         let clueDeadline = try #require(table.game.nextDeadline)
         #expect(clueDeadline.at == table.now + 20_000)
         table.advance(4_000)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         let brakeDeadline = try #require(table.game.nextDeadline)
         #expect(brakeDeadline.at == table.now + 5_000, "only the brake runs")
         let release = try table.fireNextTimer()
@@ -223,7 +256,7 @@ struct BrakeTests {
         try table.start()
         var winners: [ParticipantID] = []
         for index in table.players.indices.shuffled() {
-            let effects = try table.player(index, .brakePull)
+            let effects = try table.player(index, .brakePull())
             for case .brakeAccepted(let accepted) in effects.events(for: .tv) {
                 winners.append(accepted.brakeOwnerPlayerId)
             }

@@ -77,7 +77,7 @@ struct GameFlowTests {
             var table = try Table()
             try table.start()
             if setup >= 1 { try table.host(.nextClue) }
-            if setup == 2 { try table.player(0, .brakePull) }
+            if setup == 2 { try table.player(0, .brakePull()) }
             try table.host(.forceReveal)
             #expect(table.game.phase == .revealDestination)
             #expect(table.game.brake == nil)
@@ -155,7 +155,7 @@ struct GameFlowTests {
                 $0.introMs = 0; $0.followupsPerDestination = 0
             })
         try table.start([Fixture.secretDestination(1)])
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
         try table.host(.forceReveal)
         #expect(table.game.players[0].points == 10)
@@ -212,7 +212,7 @@ struct GameFlowTests {
             }
         }
         let playerOnly: [Command] = [
-            .brakePull, .brakeAnswer(answerText: "x"), .followupAnswer(index: 1, answerText: "x"), .leave,
+            .brakePull(), .brakeAnswer(answerText: "x"), .followupAnswer(index: 1, answerText: "x"), .leave,
         ]
         for command in playerOnly {
             for actor in [Actor.participant("host-1"), .participant("tv-1"), .participant("stranger"), .box] {
@@ -283,7 +283,7 @@ struct GameFlowTests {
         #expect(table.game.isEnded)
         #expect(table.game.nextDeadline == nil)
         #expect(throws: GameError.sessionEnded) { try table.host(.next) }
-        #expect(throws: GameError.sessionEnded) { try table.player(0, .brakePull) }
+        #expect(throws: GameError.sessionEnded) { try table.player(0, .brakePull()) }
         #expect(throws: GameError.sessionEnded) {
             try table.game.apply(.join(playerId: "p9", name: "Late"), by: .box, now: table.now)
         }

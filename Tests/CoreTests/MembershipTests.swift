@@ -52,7 +52,7 @@ struct MembershipTests {
                 $0.introMs = 0; $0.followupsPerDestination = 0
             })
         try table.start([Fixture.secretDestination(1)])
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
         _ = try table.game.apply(.join(playerId: "late", name: "Late"), by: .box, now: table.now)
         #expect(table.game.players.last?.points == 0)
@@ -110,14 +110,14 @@ struct MembershipTests {
     func kickAndLeave() throws {
         var table = try Table(settings: Fixture.settings { $0.introMs = 0 })
         try table.start()
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .brakeAnswer(answerText: "x"))
         let kicked = try table.host(.kick(playerId: "p1"))
         #expect(kicked.contains(.send(.playerLeft(PlayerLeft(playerId: "p1", reason: .kicked)), to: .everyone)))
         #expect(kicked.contains(.revoke("p1")))
         #expect(table.game.round?.locks.isEmpty == true)
         #expect(throws: GameError.forbidden("Only players may do that")) {
-            try table.game.apply(.brakePull, by: .participant("p1"), now: table.now)
+            try table.game.apply(.brakePull(), by: .participant("p1"), now: table.now)
         }
         #expect(throws: GameError.invalidPayload("No player nobody in this session")) {
             try table.host(.kick(playerId: "nobody"))

@@ -10,7 +10,7 @@ struct ProjectionTests {
         var table = try Table()
         try table.start()
         try table.host(.nextClue)
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
         let before = table.game.projection(for: .player, participant: table.players[1], now: table.now)
         #expect(before.round?.destination == nil && before.round?.results == nil)

@@ -8,12 +8,12 @@ struct ScoringTests {
     func destinationScoring() throws {
         var table = try Table(players: 4, settings: Fixture.settings { $0.introMs = 0 })
         try table.start([Fixture.secretDestination(1)])
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         try table.player(0, .brakeAnswer(answerText: "zdestname1"))  // correct at 10 → level 8 now
-        try table.player(1, .brakePull)
+        try table.player(1, .brakePull())
         try table.player(1, .brakeAnswer(answerText: "Somewhere else"))  // wrong at 8 → level 6
         try table.host(.nextClue)  // → 4
-        try table.player(2, .brakePull)
+        try table.player(2, .brakePull())
         try table.player(2, .brakeAnswer(answerText: "Zdestalias1!"))  // alias, correct at 4 → 2
         let reveal = try table.host(.nextClue)
         let results = try #require(
@@ -102,7 +102,7 @@ struct ScoringTests {
             })
         try table.start([Fixture.secretDestination(1)])
         if let braker {
-            _ = try table.game.apply(.brakePull, by: .participant(braker), now: table.now)
+            _ = try table.game.apply(.brakePull(), by: .participant(braker), now: table.now)
             _ = try table.game.apply(.brakeAnswer(answerText: "Zdestname1"), by: .participant(braker), now: table.now)
         }
         try table.host(.forceReveal)

@@ -146,7 +146,7 @@ struct SecrecyPropertyTests {
         case 22..<26:
             return apply([.pause, .resume, .restart].randomElement(using: &random)!, .participant(table.host))
         case 26..<40:
-            return apply(.brakePull, .participant(anyPlayer))
+            return apply(.brakePull(), .participant(anyPlayer))
         case 40..<52:
             let text = "Zlocked\(step)"
             let roundIndex = table.game.round?.index ?? -1

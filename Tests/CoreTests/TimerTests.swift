@@ -44,7 +44,7 @@ struct TimerTests {
     func pauseDuringBrake() throws {
         var table = try Table(settings: Fixture.settings { $0.introMs = 0 })
         try table.start()
-        try table.player(0, .brakePull)
+        try table.player(0, .brakePull())
         table.advance(10_000)
         try table.host(.pause)
         table.advance(100_000)

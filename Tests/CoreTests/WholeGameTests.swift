@@ -60,8 +60,10 @@ struct WholeGameTests {
             switch game.phase {
             case .clueLevel:
                 let player = ids.randomElement(using: &random)!
-                if Int.random(in: 0..<3, using: &random) == 0, game.brakeRejection(for: player, now: now) == nil {
-                    try run(.brakePull, .participant(player))
+                if Int.random(in: 0..<3, using: &random) == 0,
+                    game.brakeRejection(for: player, on: nil, now: now) == nil
+                {
+                    try run(.brakePull(), .participant(player))
                     let destination = game.round!.destination
                     let answer: String
                     switch Int.random(in: 0..<4, using: &random) {

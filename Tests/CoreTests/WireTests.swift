@@ -79,8 +79,8 @@ struct WireTests {
             })
         var all: [Effect] = []
         all += try table.host(.start(destinations: [Fixture.secretDestination(1)]))
-        all += try table.player(0, .brakePull)
-        all += try table.player(1, .brakePull)
+        all += try table.player(0, .brakePull())
+        all += try table.player(1, .brakePull())
         all += try table.player(0, .brakeAnswer(answerText: "x"))
         all += try table.host(.pause)
         all += try table.host(.resume)
@@ -115,6 +115,7 @@ struct WireTests {
             .ping(.init(clientTimeMs: 5)), .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal,
             .hostPause, .hostResume, .hostKick(.init(playerId: "p")), .hostEndSession, .hostRestart,
             .musicGainSet(MusicGain(gainDb: -6)), .brakePull(.init(atClientMs: 9)),
+            .brakePull(.init(atClientMs: 9, levelPoints: 6)),
             .brakeAnswerSubmit(.init(answerText: "Paris")), .followupAnswerSubmit(.init(index: 1, answerText: "x")),
             .playerLeave,
         ]
@@ -123,6 +124,12 @@ struct WireTests {
         }
         #expect(try ClientMessage.decode(Data(#"{"type":"HOST_NEXT"}"#.utf8)) == .hostNext)
         #expect(try ClientMessage.decode(Data(#"{"type":"BRAKE_PULL"}"#.utf8)) == .brakePull(.init()))
+        #expect(try ClientMessage.decode(Data(#"{"type":"BRAKE_PULL","payload":null}"#.utf8)) == .brakePull(.init()))
+        // atClientMs is informative: one that cannot be read does not lose the pull.
+        #expect(
+            try ClientMessage.decode(
+                Data(#"{"type":"BRAKE_PULL","payload":{"atClientMs":"soon","levelPoints":4}}"#.utf8))
+                == .brakePull(.init(levelPoints: 4)))
     }
 
     @Test(
@@ -143,6 +150,11 @@ struct WireTests {
                 #"{"type":"FOLLOWUP_ANSWER_SUBMIT","payload":{"index":1e40,"answerText":"x"}}"#,
                 .badMessage("FOLLOWUP_ANSWER_SUBMIT: payload is invalid")
             ),
+            (
+                #"{"type":"BRAKE_PULL","payload":{"levelPoints":"ten"}}"#,
+                .badMessage("BRAKE_PULL: payload.levelPoints must be Int")
+            ),
+            (#"{"type":"BRAKE_PULL","payload":5}"#, .badMessage("BRAKE_PULL: payload must be an object")),
             (
                 #"{"type":"BRAKE_ANSWER_SUBMIT","payload":{"answerText":null}}"#,
                 .badMessage("BRAKE_ANSWER_SUBMIT: payload.answerText must be String, not null")

@@ -236,7 +236,7 @@ actor SessionRoom {
         case .hostEndSession: command = .end(reason: "host_ended")
         case .hostRestart: command = .restart
         case .musicGainSet(let gain): command = .setMusicGain(gainDb: gain.gainDb)
-        case .brakePull: command = .brakePull
+        case .brakePull(let pull): command = .brakePull(levelPoints: pull.levelPoints)
         case .brakeAnswerSubmit(let answer): command = .brakeAnswer(answerText: answer.answerText)
         case .followupAnswerSubmit(let answer):
             command = .followupAnswer(index: answer.index, answerText: answer.answerText)

@@ -35,7 +35,7 @@ extension ConsoleState {
                     notice = "The brake works only while a clue is showing"
                     return nil
                 }
-                return .send(.brakePull(ClientMessage.BrakePull(atClientMs: nil)))
+                return .send(.brakePull(ClientMessage.BrakePull(levelPoints: projection?.clue?.levelPoints)))
             case .character, .backspace, .escape, .interrupt, .other:
                 return nil
             }

@@ -18,7 +18,8 @@ public enum Command: Codable, Sendable, Equatable {
     /// The host (HOST_END_SESSION, DELETE) or the box (expiry) ends the session.
     case end(reason: String)
     // Player commands.
-    case brakePull
+    /// `levelPoints`: the clue the player pulled on, when its client says (older logs have none).
+    case brakePull(levelPoints: Int? = nil)
     case brakeAnswer(answerText: String)
     case followupAnswer(index: Int, answerText: String)
     case leave

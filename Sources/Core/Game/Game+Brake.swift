@@ -2,8 +2,11 @@ import Foundation
 
 /// The emergency brake: first pull wins, one locked answer per player per destination.
 extension Game {
-    mutating func brakePull(by player: ParticipantID, now: ServerTime, into out: inout Outbox) {
-        if let reason = brakeRejection(for: player, now: now) {
+    /// `levelPoints`, when the client sends it, is the clue the player saw: a pull that reaches the
+    /// box after that clue has gone (its owner's answer moved the game on while it travelled) is
+    /// refused, not won on a clue the player never saw.
+    mutating func brakePull(by player: ParticipantID, on levelPoints: Int?, now: ServerTime, into out: inout Outbox) {
+        if let reason = brakeRejection(for: player, on: levelPoints, now: now) {
             if reason != .rateLimited { lastBrakePull[player] = now }
             out.changesGame = false
             out.send(.brakeRejected(BrakeRejected(reason: reason)), to: .participant(player))
@@ -29,8 +32,9 @@ extension Game {
 
     /// Why a pull by `player` is refused now, or nil when it wins. At most one pull counts per cooldown;
     /// refused pulls count too, so hammering the button does not get through faster.
-    func brakeRejection(for player: ParticipantID, now: ServerTime) -> BrakeRejection? {
+    func brakeRejection(for player: ParticipantID, on levelPoints: Int?, now: ServerTime) -> BrakeRejection? {
         if let last = lastBrakePull[player], now - last < limits.brakeCooldownMs { return .rateLimited }
+        if let levelPoints, levelPoints != round?.levelPoints { return .notAllowed }
         switch phase {
         case .clueLevel:
             if pausedSince != nil { return .alreadyPaused }

@@ -118,9 +118,9 @@ public struct Game: Codable, Sendable, Equatable {
         case .end(let reason):
             if actor != .box { try requireHost(actor) }
             end(reason: reason, into: &out)
-        case .brakePull:
+        case .brakePull(let levelPoints):
             let player = try requirePlayer(actor)
-            brakePull(by: player, now: now, into: &out)
+            brakePull(by: player, on: levelPoints, now: now, into: &out)
         case .brakeAnswer(let text):
             let player = try requirePlayer(actor)
             try brakeAnswer(text, by: player, now: now, into: &out)

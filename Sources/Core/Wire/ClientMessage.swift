@@ -48,7 +48,19 @@ public enum ClientMessage: Sendable, Equatable {
 
     public struct BrakePull: Codable, Sendable, Equatable {
         public var atClientMs: Int64?
-        public init(atClientMs: Int64? = nil) { self.atClientMs = atClientMs }
+        /// The points of the clue the player was looking at: a pull read after that clue has gone
+        /// is refused rather than won on a clue the player never saw (docs/protocol.md).
+        public var levelPoints: Int?
+        public init(atClientMs: Int64? = nil, levelPoints: Int? = nil) {
+            self.atClientMs = atClientMs
+            self.levelPoints = levelPoints
+        }
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            // Informative only (the first pull to arrive wins): one that cannot be read loses nothing.
+            atClientMs = try? container.decodeIfPresent(Int64.self, forKey: .atClientMs)
+            levelPoints = try container.decodeIfPresent(Int.self, forKey: .levelPoints)
+        }
     }
 
     public struct AnswerSubmit: Codable, Sendable, Equatable {
@@ -101,6 +113,11 @@ public enum ClientMessage: Sendable, Equatable {
         var payload: Payload
     }
 
+    /// A message whose payload may be left out, or be null.
+    private struct OptionalBody<Payload: Decodable>: Decodable {
+        var payload: Payload?
+    }
+
     public static func decode(_ data: Data) throws(DecodeError) -> ClientMessage {
         let decoder = JSONDecoder()
         let type: String
@@ -109,15 +126,16 @@ public enum ClientMessage: Sendable, Equatable {
         } catch {
             throw .badMessage("expected a JSON object with a string \"type\"")
         }
-        func payload<P: Decodable>(_: P.Type) throws(DecodeError) -> P {
+        func body<B: Decodable>(_: B.Type) throws(DecodeError) -> B {
             do {
-                return try decoder.decode(Body<P>.self, from: data).payload
+                return try decoder.decode(B.self, from: data)
             } catch {
                 // The envelope was read already, so an unreadable whole is a value Foundation refuses
                 // (say a number out of range) inside the payload.
                 throw .badMessage("\(type): \(DecodingProblem.describe(error, whole: "payload"))")
             }
         }
+        func payload<P: Decodable>(_: P.Type) throws(DecodeError) -> P { try body(Body<P>.self).payload }
         switch type {
         case "HELLO": return .hello(try payload(Hello.self))
         case "RESUME_SESSION": return .resumeSession
@@ -134,9 +152,7 @@ public enum ClientMessage: Sendable, Equatable {
         case "HOST_RESTART": return .hostRestart
         case "MUSIC_GAIN_SET": return .musicGainSet(try payload(MusicGain.self))
         case "BRAKE_PULL":
-            // The payload is optional: atClientMs is informative only (first arrival wins).
-            if let body = try? decoder.decode(Body<BrakePull>.self, from: data) { return .brakePull(body.payload) }
-            return .brakePull(BrakePull())
+            return .brakePull(try body(OptionalBody<BrakePull>.self).payload ?? BrakePull())
         case "BRAKE_ANSWER_SUBMIT": return .brakeAnswerSubmit(try payload(AnswerSubmit.self))
         case "FOLLOWUP_ANSWER_SUBMIT": return .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
         case "PLAYER_LEAVE": return .playerLeave

@@ -8,14 +8,22 @@ public enum DecodingProblem {
         case DecodingError.keyNotFound(let key, let context):
             return "missing \(path(context.codingPath + [key]))"
         case DecodingError.typeMismatch(let type, let context):
-            return "\(at(context.codingPath)) must be \(type)"
+            return "\(at(context.codingPath)) must be \(name(of: type))"
         case DecodingError.valueNotFound(let type, let context):
-            return "\(at(context.codingPath)) must be \(type), not null"
+            return "\(at(context.codingPath)) must be \(name(of: type)), not null"
         case DecodingError.dataCorrupted(let context):
             return "\(at(context.codingPath)) is invalid"
         default:
             return "\(whole) is invalid"
         }
+    }
+
+    /// Foundation names a JSON object or array by its Swift type (`Dictionary<String, Any>`).
+    private static func name(of type: Any.Type) -> String {
+        let name = "\(type)"
+        if name.hasPrefix("Dictionary<") { return "an object" }
+        if name.hasPrefix("Array<") { return "an array" }
+        return name
     }
 
     /// `settings.destinations[2].name`
