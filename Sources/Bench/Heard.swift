@@ -17,6 +17,7 @@ struct Heard: Decodable, Sendable {
         var brakeOwnerPlayerId: String?
         var index: Int?
         var levelIndex: Int?
+        var levelPoints: Int?
         var code: String?
     }
 
@@ -56,6 +57,8 @@ extension Heard {
                     after: #""brakeOwnerPlayerId":""#, in: bytes, from: payloadStart)
             case "CLUE_PRESENT":
                 payload.levelIndex = Self.number(after: #""levelIndex":"#, in: bytes, from: payloadStart).map(Int.init)
+                payload.levelPoints = Self.number(after: #""levelPoints":"#, in: bytes, from: payloadStart).map(
+                    Int.init)
             case "FOLLOWUP_PRESENT":
                 payload.index = Self.number(after: #""index":"#, in: bytes, from: payloadStart).map(Int.init)
             case "ERROR": payload.code = Self.string(after: #""code":""#, in: bytes, from: payloadStart)

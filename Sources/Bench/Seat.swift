@@ -166,7 +166,7 @@ final class Seat: Sendable {
             if table.shouldPull(playerId, levelIndex: heard.payload?.levelIndex ?? 0) {
                 let now = WallClock.nowMs()
                 notes.withLock { $0.pullsUnanswered.append(now) }
-                send(.brakePull(.init(atClientMs: Int64(now))))
+                send(.brakePull(.init(atClientMs: Int64(now), levelPoints: heard.payload?.levelPoints)))
             }
         case "BRAKE_ACCEPTED" where role == .player && heard.payload?.brakeOwnerPlayerId == playerId:
             send(.brakeAnswerSubmit(.init(answerText: "Stockholm")))

@@ -16,6 +16,12 @@ struct TriptoBench: AsyncParsableCommand {
     var crowd = 200
     @Option(help: "Games each table plays.")
     var games = 1
+    @Option(
+        help: ArgumentHelp(
+            "Games the crowd plays.",
+            discussion:
+                "On the box one brake per game is won: the pulls at later clues fall in their players' 2 s cooldown."))
+    var crowdGames = 3
     @Option(help: "How long a host waits on each screen, in milliseconds.")
     var stepMs = 300
     @Option(help: "Upper bound on each scenario's play, in seconds.")
@@ -46,6 +52,7 @@ struct TriptoBench: AsyncParsableCommand {
             players = 4
             crowd = 6
             stepMs = 100
+            crowdGames = 1
             timeout = 60
         }
         guard sessions > 0 || crowd > 0 else {
@@ -61,7 +68,7 @@ struct TriptoBench: AsyncParsableCommand {
         if crowd > 0 {
             scenarios.append(
                 Scenario(
-                    name: "crowd", sessions: 1, players: crowd, games: games, everyoneBrakes: true,
+                    name: "crowd", sessions: 1, players: crowd, games: crowdGames, everyoneBrakes: true,
                     patches: !fullSnapshots, stepMs: stepMs, timeoutSeconds: timeout))
         }
         // Another process at work (a server left over from an earlier run, a build) skews every figure.

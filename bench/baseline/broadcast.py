@@ -108,10 +108,15 @@ class Room:
             return []
         return "INVALID_PHASE"
 
-    def brake(self, player_id):
-        """First accepted pull wins; the rest are told why not."""
-        if self.phase != "CLUE_LEVEL":
-            return "already_paused" if self.phase == "PAUSED_FOR_BRAKE" else "not_allowed"
+    def brake(self, player_id, level_points):
+        """First accepted pull wins; the rest are told why not. A pull naming another clue than the
+        one showing (it came in after that clue had gone) is refused, as the box does."""
+        if self.phase not in ("CLUE_LEVEL", "PAUSED_FOR_BRAKE"):
+            return "not_allowed"
+        if level_points is not None and level_points != LEVELS[self.level]:
+            return "not_allowed"
+        if self.phase == "PAUSED_FOR_BRAKE":
+            return "already_paused"
         if player_id in self.locked:
             return "already_answered"
         self.phase, self.brake_owner = "PAUSED_FOR_BRAKE", player_id
@@ -206,7 +211,7 @@ async def socket_client(socket):
                 await socket.send(room.message("ERROR", {"code": "BAD_MESSAGE"}, stamp))
                 continue
             if kind == "BRAKE_PULL" and role == "PLAYER":
-                outcome = room.brake(player_id)
+                outcome = room.brake(player_id, payload.get("levelPoints"))
                 if isinstance(outcome, str):
                     await socket.send(room.message("BRAKE_REJECTED", {"reason": outcome}, stamp))
                 else:
