@@ -14,8 +14,8 @@ final class TableLedger: Sendable {
     let brakes: Brakes
     private let players: Mutex<[String]> = Mutex([])
     /// When the pull behind each BRAKE_ACCEPTED was sent, by owner and the event's stamp. A player's
-    /// latest pull is not always the accepted one: when everyone pulls, pulls of the last clue can
-    /// still be on their way when the next clue comes, and one of them can win there.
+    /// latest pull is not always the one answered next: when everyone pulls, a pull of the last clue
+    /// can still be on its way when the player pulls at the next one (the server answers both, in order).
     private let pulls = Mutex<[String: Double]>([:])
 
     init(brakes: Brakes) { self.brakes = brakes }

@@ -275,7 +275,7 @@ function clueScreen() {
         if (brakePending) return;
         brakePending = true;
         button.disabled = true;
-        send("BRAKE_PULL", { atClientMs: Date.now(), levelPoints: snap.clue ? snap.clue.levelPoints : undefined });
+        send("BRAKE_PULL", { atClientMs: Date.now(), levelPoints: snap.clue?.levelPoints });
         setTimeout(() => (brakePending = false), 1500);
       },
     },
