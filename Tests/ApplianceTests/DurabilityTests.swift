@@ -33,6 +33,9 @@ struct DurabilityTests {
             #expect(log.size < 1_500_000, "write-ahead log of \(log.size) bytes after burst \(burst)")
         }
         #expect(try await log.saved == 800)
+        // Every save here finds the journal idle; one timer at a time watches for the pause.
+        let timers = try #require(log.database.journal.checkpointer).pauseTimers
+        #expect(timers < 200, "\(timers) timers set for 800 saves")
     }
 
     @Test("a write-ahead log that never gets a pause is still started again past 16 MB")

@@ -32,6 +32,10 @@ final class Checkpointer: Sendable {
         /// Every transaction so far, to tell a pause.
         var total = 0
         var running = false
+        /// A timer is out to see whether saves have paused (one at a time, not one per save).
+        var watching = false
+        /// Timers set so far, to tell a pause.
+        var timers = 0
         /// The last checkpoint found the log too long: the journal copies the rest.
         var tailDue = false
         /// Transactions that a finished checkpoint had all of in front of it.
@@ -54,30 +58,48 @@ final class Checkpointer: Sendable {
     /// The journal committed a transaction; `idle` when it has nothing more waiting. True when the
     /// journal should copy the rest of the log itself now, before its next transaction.
     func committed(idle: Bool) -> Bool {
-        let (start, total, tail) = state.withLock { state -> (Bool, Int, Bool) in
+        let (start, arm, total, tail) = state.withLock { state -> (Bool, Bool, Int, Bool) in
             state.commits += 1
             state.total += 1
             defer { state.tailDue = false }
-            guard state.commits >= every, !state.running else { return (false, state.total, state.tailDue) }
-            state.commits = 0
-            state.running = true
-            return (true, state.total, state.tailDue)
+            if state.commits >= every, !state.running {
+                state.commits = 0
+                state.running = true
+                return (true, false, state.total, state.tailDue)
+            }
+            let arm = idle && !state.watching
+            if arm { state.watching = true }
+            return (false, arm, state.total, state.tailDue)
         }
         if start {
             queue.async { self.checkpoint(covering: total) }
-        } else if idle {
-            queue.asyncAfter(deadline: .now() + pause) {
-                // Nothing saved since, nothing copied since, and no checkpoint on its way: one now.
-                let due = self.state.withLock { state -> Bool in
-                    guard state.total == total, state.commits > 0, !state.running else { return false }
-                    state.commits = 0
-                    state.running = true
-                    return true
-                }
-                if due { self.checkpoint(covering: total) }
-            }
+        } else if arm {
+            watch(after: total)
         }
         return tail
+    }
+
+    /// `pause` from now, sees whether any save came after transaction `total`. If none did, copies
+    /// what the log holds (unless a checkpoint since has copied all of it); if one did, or a
+    /// checkpoint is still running, watches again. So a checkpoint comes between one and two pauses
+    /// after the last save.
+    private func watch(after total: Int) {
+        state.withLock { $0.timers += 1 }
+        queue.asyncAfter(deadline: .now() + pause) {
+            let (due, newest) = self.state.withLock { state -> (Bool, Int?) in
+                if state.total != total || (state.running && state.commits > 0) { return (false, state.total) }
+                state.watching = false
+                guard state.commits > 0 else { return (false, nil) }
+                state.commits = 0
+                state.running = true
+                return (true, nil)
+            }
+            if let newest {
+                self.watch(after: newest)
+            } else if due {
+                self.checkpoint(covering: total)
+            }
+        }
     }
 
     /// On the queue: a passive checkpoint of the log as it is after transaction `total`.
@@ -94,4 +116,7 @@ final class Checkpointer: Sendable {
 
     /// How many transactions a finished checkpoint has copied in full (tests).
     var coveredTransactions: Int { state.withLock { $0.covered } }
+
+    /// How many timers have been set to tell a pause (tests).
+    var pauseTimers: Int { state.withLock { $0.timers } }
 }
