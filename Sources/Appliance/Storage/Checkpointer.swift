@@ -31,6 +31,8 @@ final class Checkpointer: Sendable {
         var commits = 0
         /// Every transaction so far, to tell a pause.
         var total = 0
+        /// When the last transaction was committed.
+        var last = DispatchTime(uptimeNanoseconds: 0)
         var running = false
         /// A timer is out to see whether saves have paused (one at a time, not one per save).
         var watching = false
@@ -61,6 +63,7 @@ final class Checkpointer: Sendable {
         let (start, arm, total, tail) = state.withLock { state -> (Bool, Bool, Int, Bool) in
             state.commits += 1
             state.total += 1
+            state.last = .now()
             defer { state.tailDue = false }
             if state.commits >= every, !state.running {
                 state.commits = 0
@@ -74,28 +77,29 @@ final class Checkpointer: Sendable {
         if start {
             queue.async { self.checkpoint(covering: total) }
         } else if arm {
-            watch(after: total)
+            watch(after: total, at: .now() + pause)
         }
         return tail
     }
 
-    /// `pause` from now, sees whether any save came after transaction `total`. If none did, copies
-    /// what the log holds (unless a checkpoint since has copied all of it); if one did, or a
-    /// checkpoint is still running, watches again. So a checkpoint comes between one and two pauses
-    /// after the last save.
-    private func watch(after total: Int) {
+    /// At `deadline`, sees whether any save came after transaction `total`. If none did, copies
+    /// what the log holds (unless a checkpoint since has copied all of it); if one did, watches
+    /// again until `pause` after the newest, or for another `pause` while a checkpoint is running.
+    /// So a checkpoint comes `pause` after the last save, with one timer at a time.
+    private func watch(after total: Int, at deadline: DispatchTime) {
         state.withLock { $0.timers += 1 }
-        queue.asyncAfter(deadline: .now() + pause) {
-            let (due, newest) = self.state.withLock { state -> (Bool, Int?) in
-                if state.total != total || (state.running && state.commits > 0) { return (false, state.total) }
+        queue.asyncAfter(deadline: deadline) {
+            let (due, next) = self.state.withLock { state -> (Bool, (Int, DispatchTime)?) in
+                if state.total != total { return (false, (state.total, state.last + self.pause)) }
+                if state.running && state.commits > 0 { return (false, (state.total, .now() + self.pause)) }
                 state.watching = false
                 guard state.commits > 0 else { return (false, nil) }
                 state.commits = 0
                 state.running = true
                 return (true, nil)
             }
-            if let newest {
-                self.watch(after: newest)
+            if let (newest, deadline) = next {
+                self.watch(after: newest, at: deadline)
             } else if due {
                 self.checkpoint(covering: total)
             }
