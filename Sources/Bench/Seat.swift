@@ -49,6 +49,9 @@ final class Seat: Sendable {
     private let strict: Bool
     /// The seat's channel once upgraded, and whether a close frame went out on it.
     private let socket = Mutex<(channel: Channel?, closing: Bool)>((nil, false))
+    /// Hangs up if no WELCOME comes in time; cancelled once it has come, so that thousands of
+    /// seats leave no timers behind to fire in the next scenario.
+    private let welcomeTimeout = Mutex<Scheduled<Void>?>(nil)
     /// The hosts' full decoding of every message, off the event loops so that it delays no receipt.
     private static let checks = DispatchQueue(label: "bench-checks")
 
@@ -99,9 +102,19 @@ final class Seat: Sendable {
 
     func attach(_ channel: Channel) { socket.withLock { $0.channel = channel } }
 
+    func awaitWelcome(_ timeout: Scheduled<Void>) { welcomeTimeout.withLock { $0 = timeout } }
+
+    private func stopWelcomeTimeout() {
+        welcomeTimeout.withLock { timeout in
+            timeout?.cancel()
+            timeout = nil
+        }
+    }
+
     var isWelcomed: Bool { notes.withLock { $0.welcomed } }
 
     func disconnected() {
+        stopWelcomeTimeout()
         welcome.finish()
         changed.finish()
     }
@@ -160,7 +173,9 @@ final class Seat: Sendable {
     /// The script's players: brake when it is their turn, answer their own brake, answer every followup.
     private func react(to heard: Heard) {
         switch heard.type {
-        case "WELCOME": welcome.yield()
+        case "WELCOME":
+            stopWelcomeTimeout()
+            welcome.yield()
         case "STATE_SNAPSHOT", "STATE_PATCH": if role == .host { changed.yield() }
         case "CLUE_PRESENT" where role == .player:
             if table.shouldPull(playerId, levelIndex: heard.payload?.levelIndex ?? 0) {

@@ -19,9 +19,10 @@ enum SeatSocket {
         let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.scheduleTask(in: welcomeTimeout) {
-                    if !seat.isWelcomed { channel.close(promise: nil) }
-                }
+                seat.awaitWelcome(
+                    channel.eventLoop.scheduleTask(in: welcomeTimeout) {
+                        if !seat.isWelcomed { channel.close(promise: nil) }
+                    })
                 return channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
                         maxFrameSize: maxMessageBytes,
