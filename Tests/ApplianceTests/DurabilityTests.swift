@@ -38,6 +38,25 @@ struct DurabilityTests {
         #expect(timers < 200, "\(timers) timers set for 800 saves")
     }
 
+    /// A checkpoint syncs both files, and the transaction after it starts the log again with a sync
+    /// of its own before the one of its commit: a living room's one command every few seconds took
+    /// four syncs when every pause was checkpointed.
+    @Test("a quiet box's few saves stay in the log over its pauses, until enough have come")
+    func fewSavesWaitInTheLog() async throws {
+        let log = try await LogUnderLoad()
+        let checkpointer = try #require(log.database.journal.checkpointer)
+        for _ in 0..<5 {
+            try await log.save(1)
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(checkpointer.checkpoints == 0)
+        #expect(checkpointer.coveredTransactions == 0)
+        try await log.save(checkpointer.pauseMinimum)
+        try await log.checkpointed()
+        #expect(checkpointer.checkpoints >= 1)
+        #expect(try await log.saved == 5 + checkpointer.pauseMinimum)
+    }
+
     @Test("a write-ahead log that never gets a pause is still started again past 16 MB")
     func logStartsAgainWithoutPauses() async throws {
         let log = try await LogUnderLoad()

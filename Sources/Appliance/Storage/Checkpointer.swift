@@ -11,16 +11,24 @@ import Synchronization
 /// commits held a 200-player table's messages for up to 262 ms in the benchmark; docs/bench.md,
 /// "Eighth round"), and on slow storage such as an SD card syncing the database file can be slower
 /// still. So the writer's own checkpoints are off, and one runs here after every `every`
-/// transactions, and after saves pause for `pause`. A passive checkpoint takes no lock the writer
-/// needs; one that finds no save came in meanwhile lets the next transaction start the log again
-/// from its beginning, in the space the file already has. Only if saves never pause does the log
-/// pass `restartFrames`; then the journal itself copies what is left between two transactions
-/// (`committed` returns true), so that the log starts again there.
+/// transactions, and after saves pause for `pause` once the log holds `pauseMinimum` of them. A
+/// passive checkpoint takes no lock the writer needs; one that finds no save came in meanwhile lets
+/// the next transaction start the log again from its beginning, in the space the file already has.
+/// Only if saves never pause does the log pass `restartFrames`; then the journal itself copies what
+/// is left between two transactions (`committed` returns true), so that the log starts again there.
+///
+/// Starting the log again costs the transaction that does it a sync of its own (SQLite syncs the
+/// log's new header before the first frames behind it), and a checkpoint syncs both files. A quiet
+/// box, a living room's single table, saves one command every few seconds: checkpointed at every
+/// pause, each of its commands took four syncs, two of them before its messages could go out. The
+/// few transactions of a pause are left in the log until more have come.
 final class Checkpointer: Sendable {
     /// Transactions between two checkpoints while saves keep coming.
     let every = 32
     /// Saves stopped for this long: what they left in the log is copied.
     let pause: DispatchTimeInterval = .milliseconds(100)
+    /// A pause copies the log only once it holds this many transactions not yet copied.
+    let pauseMinimum = 16
     /// A log this long (in pages, 16 MB) is started again even if saves never pause.
     let restartFrames = 4_096
     private let connection: DatabaseQueue
@@ -42,6 +50,8 @@ final class Checkpointer: Sendable {
         var tailDue = false
         /// Transactions that a finished checkpoint had all of in front of it.
         var covered = 0
+        /// Checkpoints run so far (tests).
+        var checkpoints = 0
     }
 
     private let state = Mutex(State())
@@ -93,7 +103,7 @@ final class Checkpointer: Sendable {
                 if state.total != total { return (false, (state.total, state.last + self.pause)) }
                 if state.running && state.commits > 0 { return (false, (state.total, .now() + self.pause)) }
                 state.watching = false
-                guard state.commits > 0 else { return (false, nil) }
+                guard state.commits > 0, state.total - state.covered >= self.pauseMinimum else { return (false, nil) }
                 state.commits = 0
                 state.running = true
                 return (true, nil)
@@ -112,6 +122,7 @@ final class Checkpointer: Sendable {
         let log = try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         state.withLock { state in
             state.running = false
+            state.checkpoints += 1
             guard let log else { return }
             if log.walFrameCount >= restartFrames { state.tailDue = true }
             if log.checkpointedFrameCount == log.walFrameCount { state.covered = max(state.covered, total) }
@@ -120,6 +131,9 @@ final class Checkpointer: Sendable {
 
     /// How many transactions a finished checkpoint has copied in full (tests).
     var coveredTransactions: Int { state.withLock { $0.covered } }
+
+    /// How many checkpoints have run (tests).
+    var checkpoints: Int { state.withLock { $0.checkpoints } }
 
     /// How many timers have been set to tell a pause (tests).
     var pauseTimers: Int { state.withLock { $0.timers } }
