@@ -105,58 +105,81 @@ public enum ClientMessage: Sendable, Equatable {
         }
     }
 
-    private struct Header: Decodable {
-        var type: String
-    }
+    /// The whole message read in one pass of the JSON decoder: its `type`, then the payload that
+    /// type has. (Reading the type and then the payload parsed every message twice, and pulls
+    /// come in by the hundred at once.)
+    private struct Envelope: Decodable {
+        var message: ClientMessage
 
-    private struct Body<Payload: Decodable>: Decodable {
-        var payload: Payload
-    }
+        private enum Keys: String, CodingKey { case type, payload }
 
-    /// A message whose payload may be left out, or be null.
-    private struct OptionalBody<Payload: Decodable>: Decodable {
-        var payload: Payload?
-    }
-
-    public static func decode(_ data: Data) throws(DecodeError) -> ClientMessage {
-        let decoder = JSONDecoder()
-        let type: String
-        do {
-            type = try decoder.decode(Header.self, from: data).type
-        } catch {
-            throw .badMessage("expected a JSON object with a string \"type\"")
+        /// No JSON object with a string `type`.
+        struct NoType: Error {}
+        struct UnknownType: Error { var type: String }
+        struct BadPayload: Error {
+            var type: String
+            var error: any Error
         }
-        func body<B: Decodable>(_: B.Type) throws(DecodeError) -> B {
+
+        init(from decoder: any Decoder) throws {
+            let container: KeyedDecodingContainer<Keys>
+            let type: String
             do {
-                return try decoder.decode(B.self, from: data)
+                container = try decoder.container(keyedBy: Keys.self)
+                type = try container.decode(String.self, forKey: .type)
             } catch {
-                // The envelope was read already, so an unreadable whole is a value Foundation refuses
-                // (say a number out of range) inside the payload.
-                throw .badMessage("\(type): \(DecodingProblem.describe(error, whole: "payload"))")
+                throw NoType()
+            }
+            func payload<P: Decodable>(_: P.Type) throws -> P {
+                do {
+                    return try container.decode(P.self, forKey: .payload)
+                } catch {
+                    throw BadPayload(type: type, error: error)
+                }
+            }
+            switch type {
+            case "HELLO": message = .hello(try payload(Hello.self))
+            case "RESUME_SESSION": message = .resumeSession
+            case "PING": message = .ping(try payload(Ping.self))
+            case "HOST_START_GAME": message = .hostStartGame
+            case "HOST_NEXT_CLUE": message = .hostNextClue
+            case "HOST_NEXT": message = .hostNext
+            case "HOST_SKIP": message = .hostSkip
+            case "HOST_FORCE_REVEAL": message = .hostForceReveal
+            case "HOST_PAUSE": message = .hostPause
+            case "HOST_RESUME": message = .hostResume
+            case "HOST_KICK": message = .hostKick(try payload(Kick.self))
+            case "HOST_END_SESSION": message = .hostEndSession
+            case "HOST_RESTART": message = .hostRestart
+            case "MUSIC_GAIN_SET": message = .musicGainSet(try payload(MusicGain.self))
+            case "BRAKE_PULL":
+                // The payload may be left out, or be null.
+                do {
+                    message = .brakePull(try container.decodeIfPresent(BrakePull.self, forKey: .payload) ?? BrakePull())
+                } catch {
+                    throw BadPayload(type: type, error: error)
+                }
+            case "BRAKE_ANSWER_SUBMIT": message = .brakeAnswerSubmit(try payload(AnswerSubmit.self))
+            case "FOLLOWUP_ANSWER_SUBMIT": message = .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
+            case "PLAYER_LEAVE": message = .playerLeave
+            default: throw UnknownType(type: type)
             }
         }
-        func payload<P: Decodable>(_: P.Type) throws(DecodeError) -> P { try body(Body<P>.self).payload }
-        switch type {
-        case "HELLO": return .hello(try payload(Hello.self))
-        case "RESUME_SESSION": return .resumeSession
-        case "PING": return .ping(try payload(Ping.self))
-        case "HOST_START_GAME": return .hostStartGame
-        case "HOST_NEXT_CLUE": return .hostNextClue
-        case "HOST_NEXT": return .hostNext
-        case "HOST_SKIP": return .hostSkip
-        case "HOST_FORCE_REVEAL": return .hostForceReveal
-        case "HOST_PAUSE": return .hostPause
-        case "HOST_RESUME": return .hostResume
-        case "HOST_KICK": return .hostKick(try payload(Kick.self))
-        case "HOST_END_SESSION": return .hostEndSession
-        case "HOST_RESTART": return .hostRestart
-        case "MUSIC_GAIN_SET": return .musicGainSet(try payload(MusicGain.self))
-        case "BRAKE_PULL":
-            return .brakePull(try body(OptionalBody<BrakePull>.self).payload ?? BrakePull())
-        case "BRAKE_ANSWER_SUBMIT": return .brakeAnswerSubmit(try payload(AnswerSubmit.self))
-        case "FOLLOWUP_ANSWER_SUBMIT": return .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
-        case "PLAYER_LEAVE": return .playerLeave
-        default: throw .unknownType(type)
+    }
+
+    private static let decoder = JSONDecoder()
+
+    public static func decode(_ data: Data) throws(DecodeError) -> ClientMessage {
+        do {
+            return try decoder.decode(Envelope.self, from: data).message
+        } catch let error as Envelope.BadPayload {
+            // A value Foundation refuses (say a number out of range) inside the payload is named by its path.
+            throw .badMessage("\(error.type): \(DecodingProblem.describe(error.error, whole: "payload"))")
+        } catch let error as Envelope.UnknownType {
+            throw .unknownType(error.type)
+        } catch {
+            // Not JSON, or no object with a string "type".
+            throw .badMessage("expected a JSON object with a string \"type\"")
         }
     }
 
