@@ -136,7 +136,13 @@ struct Report: Codable, Sendable {
             ("fan-out p50", outcome.fanout.p50), ("fan-out p99", outcome.fanout.p99),
             ("fan-out max", outcome.fanout.max),
         ]
-        if outcome.brake.count > 0 { figures += [("brake p50", outcome.brake.p50), ("brake p99", outcome.brake.p99)] }
+        if outcome.brake.count > 0 {
+            figures += [
+                ("brake p50", outcome.brake.p50), ("brake p99", outcome.brake.p99),
+                ("brake, last seat p50", outcome.brakeLastSeat.p50),
+                ("brake, last seat p99", outcome.brakeLastSeat.p99),
+            ]
+        }
         return figures
     }
 
@@ -177,6 +183,7 @@ struct Report: Codable, Sendable {
                 lines.append("| \(title) | \(ours.map(value) ?? "–") | \(theirs.map(value) ?? "–") | |")
             }
             row("events expected / lost / out of order") { "\($0.eventsExpected) / \($0.lost) / \($0.outOfOrder)" }
+            row("brakes timed (pulls won / seats that heard them)") { "\($0.brakeLastSeat.count) / \($0.brake.count)" }
             row("messages stamped earlier than the one before") { "\($0.stampsBack)" }
             row("tables finished") { "\($0.tablesFinished) / \($0.scenario.sessions)" }
             row("sockets connected") { "\($0.socketsConnected)" }

@@ -36,6 +36,8 @@ struct Outcome: Codable, Sendable {
     var fanout: Spread
     var fanoutByType: [String: Spread]
     var brake: Spread
+    /// For each accepted pull, when the last seat of its table heard it: the brake "received by all".
+    var brakeLastSeat: Spread
     var tablesFinished: Int
     var eventsExpected: Int
     var lost: Int
@@ -124,6 +126,7 @@ extension Scenario {
         var byType: [String: [Double]] = [:]
         var all: [Double] = []
         var brakeSamples: [Double] = []
+        var lastSeat: [String: Double] = [:]
         var errors: [String: Int] = [:]
         var undecodable = 0
         for seat in tables.flatMap(\.seats) {
@@ -134,6 +137,8 @@ extension Scenario {
                 for brake in notes.brakesHeard {
                     if let sent = seat.table.pullSent(owner: brake.owner, stamp: brake.stamp) {
                         brakeSamples.append(brake.at - sent)
+                        let pull = "\(ObjectIdentifier(seat.table).hashValue) \(brake.owner)@\(brake.stamp)"
+                        lastSeat[pull] = max(lastSeat[pull] ?? 0, brake.at - sent)
                     }
                 }
                 errors.merge(notes.errors, uniquingKeysWith: +)
@@ -160,6 +165,7 @@ extension Scenario {
             generatorCpuPercent: cpuPercent(generatorStart, generatorEnd),
             create: Spread(tables.flatMap(\.timing.create)), join: Spread(tables.flatMap(\.timing.join)),
             fanout: Spread(all), fanoutByType: byType.mapValues(Spread.init), brake: Spread(brakeSamples),
+            brakeLastSeat: Spread(Array(lastSeat.values)),
             tablesFinished: finished, eventsExpected: tallies.map(\.expected).reduce(0, +),
             lost: tallies.map(\.lost).reduce(0, +), outOfOrder: tallies.map(\.outOfOrder).reduce(0, +),
             stampsBack: tallies.map(\.stampsBack).reduce(0, +),

@@ -20,8 +20,10 @@ struct TriptoBench: AsyncParsableCommand {
         help: ArgumentHelp(
             "Games the crowd plays.",
             discussion:
-                "On the box one brake per game is won: the pulls at later clues fall in their players' 2 s cooldown."))
-    var crowdGames = 3
+                "On the box one brake per game is won: the pulls at later clues fall in their players' 2 s cooldown. "
+                + "Each brake is timed at every seat, so the brake p99 is set by the slowest brakes: "
+                + "it takes several games to be more than one brake's luck."))
+    var crowdGames = 10
     @Option(help: "How long a host waits on each screen, in milliseconds.")
     var stepMs = 300
     @Option(help: "Upper bound on each scenario's play, in seconds.")

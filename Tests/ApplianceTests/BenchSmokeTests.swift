@@ -39,6 +39,11 @@ struct BenchSmokeTests {
             let accepted = ((outcome["fanoutByType"] as? [String: Any])?["BRAKE_ACCEPTED"] as? [String: Any])?["count"]
             #expect((brakes ?? 0) > 0)
             #expect(brakes == accepted as? Int)
+            // Each winning pull is timed once more, at the last of its table's seats (all heard it).
+            let pulls = (outcome["brakeLastSeat"] as? [String: Any])?["count"] as? Int
+            let seats = (scenario["players"] as? Int ?? 0) + 2
+            #expect((pulls ?? 0) > 0)
+            #expect(brakes == (pulls ?? 0) * seats)
         }
     }
 }
