@@ -130,8 +130,10 @@ public enum ClientMessage: Sendable, Equatable {
             } catch {
                 throw NoType()
             }
-            func payload<P: Decodable>(_: P.Type) throws -> P {
+            /// The payload as a `P`; `absent` stands for one left out, or null, where that is allowed.
+            func payload<P: Decodable>(_: P.Type, absent: P? = nil) throws -> P {
                 do {
+                    if let absent { return try container.decodeIfPresent(P.self, forKey: .payload) ?? absent }
                     return try container.decode(P.self, forKey: .payload)
                 } catch {
                     throw BadPayload(type: type, error: error)
@@ -152,13 +154,7 @@ public enum ClientMessage: Sendable, Equatable {
             case "HOST_END_SESSION": message = .hostEndSession
             case "HOST_RESTART": message = .hostRestart
             case "MUSIC_GAIN_SET": message = .musicGainSet(try payload(MusicGain.self))
-            case "BRAKE_PULL":
-                // The payload may be left out, or be null.
-                do {
-                    message = .brakePull(try container.decodeIfPresent(BrakePull.self, forKey: .payload) ?? BrakePull())
-                } catch {
-                    throw BadPayload(type: type, error: error)
-                }
+            case "BRAKE_PULL": message = .brakePull(try payload(BrakePull.self, absent: BrakePull()))
             case "BRAKE_ANSWER_SUBMIT": message = .brakeAnswerSubmit(try payload(AnswerSubmit.self))
             case "FOLLOWUP_ANSWER_SUBMIT": message = .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
             case "PLAYER_LEAVE": message = .playerLeave
