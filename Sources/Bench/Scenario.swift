@@ -132,7 +132,13 @@ extension Scenario {
         var byType: [String: [Double]] = [:]
         var all: [Double] = []
         var brakeSamples: [Double] = []
-        var lastSeat: [String: Double] = [:]
+        /// A winning pull: its table, its owner and the stamp of its BRAKE_ACCEPTED.
+        struct Pull: Hashable {
+            var table: ObjectIdentifier
+            var owner: String
+            var stamp: Int64
+        }
+        var lastSeat: [Pull: Double] = [:]
         var errors: [String: Int] = [:]
         var undecodable = 0
         for seat in tables.flatMap(\.seats) {
@@ -142,9 +148,10 @@ extension Scenario {
                 }
                 for brake in notes.brakesHeard {
                     if let sent = seat.table.pullSent(owner: brake.owner, stamp: brake.stamp) {
-                        brakeSamples.append(brake.at - sent)
-                        let pull = "\(ObjectIdentifier(seat.table).hashValue) \(brake.owner)@\(brake.stamp)"
-                        lastSeat[pull] = max(lastSeat[pull] ?? 0, brake.at - sent)
+                        let latency = brake.at - sent
+                        brakeSamples.append(latency)
+                        let pull = Pull(table: ObjectIdentifier(seat.table), owner: brake.owner, stamp: brake.stamp)
+                        lastSeat[pull] = max(lastSeat[pull] ?? 0, latency)
                     }
                 }
                 errors.merge(notes.errors, uniquingKeysWith: +)
