@@ -52,7 +52,9 @@ struct SocketController: Sendable {
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: Self.maxMessageBytes)
         )
         try pipeline.addHandler(
-            SocketHandler(controller: self, token: Self.token(of: head), takesPatches: Self.takesPatches(head)))
+            SocketHandler(
+                controller: self, frames: try pipeline.context(handlerType: WebSocketFrameEncoder.self),
+                token: Self.token(of: head), takesPatches: Self.takesPatches(head)))
         if stopping {
             // Upgraded while the box was closing its sockets (the client may have read the 101
             // already): this one goes the same way, once the upgrade is over.
@@ -88,26 +90,44 @@ struct SocketController: Sendable {
         return await room.attach(connection, now: now) ? .attached(connection, room) : .refused
     }
 
-    /// On the channel's event loop: text frames with one flush for all of them; `written` completes
-    /// once the kernel has them. The frames go through the pipeline (its WebSocket frame encoder),
-    /// in order.
-    static func write(_ texts: [WireText], on channel: any Channel, _ written: EventLoopPromise<Void>) {
-        for (index, text) in texts.enumerated() {
-            let data: ByteBuffer
+    /// On the channel's event loop: the texts as text frames, in order, in one buffer with one
+    /// flush; `written` completes once the kernel has them. `frames` is the context of NIO's frame
+    /// encoder: they are written from there, past it, since they are frames already.
+    static func write(_ texts: [WireText], from frames: ChannelHandlerContext, _ written: EventLoopPromise<Void>) {
+        frames.writeAndFlush(NIOAny(textFrames(texts, allocator: frames.channel.allocator)), promise: written)
+    }
+
+    /// The texts as a server's text frames (RFC 6455, section 5.2: whole, not masked), one after
+    /// the other in one buffer. Through NIO's encoder each frame was a trip down the pipeline, its
+    /// text a buffer of its own and its header another: two buffers per frame for the kernel to
+    /// gather (docs/bench.md, "Thirteenth round").
+    static func textFrames(_ texts: [WireText], allocator: ByteBufferAllocator) -> ByteBuffer {
+        let lengths = texts.map(\.utf8Count)
+        let headers = lengths.reduce(0) { total, length in
+            total + 2 + (length < 126 ? 0 : length <= Int(UInt16.max) ? 2 : 8)
+        }
+        var buffer = allocator.buffer(capacity: headers + lengths.reduce(0, +))
+        for (text, length) in zip(texts, lengths) {
+            buffer.writeInteger(UInt8(0x81))  // FIN, text
+            if length < 126 {
+                buffer.writeInteger(UInt8(length))
+            } else if length <= Int(UInt16.max) {
+                buffer.writeInteger(UInt8(126))
+                buffer.writeInteger(UInt16(length))
+            } else {
+                buffer.writeInteger(UInt8(127))
+                buffer.writeInteger(UInt64(length))
+            }
             switch text {
             case .whole(let text):
-                data = channel.allocator.buffer(string: text)
+                buffer.writeString(text)
             case .spliced(let head, let you, let tail):
-                var buffer = channel.allocator.buffer(capacity: head.utf8.count + you.utf8.count + tail.utf8.count)
                 buffer.writeString(head)
                 buffer.writeString(you)
                 buffer.writeString(tail)
-                data = buffer
             }
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: data)
-            channel.write(frame, promise: index == texts.count - 1 ? written : nil)
         }
-        channel.flush()
+        return buffer
     }
 }
 

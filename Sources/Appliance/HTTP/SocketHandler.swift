@@ -38,13 +38,16 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let takesPatches: Bool
     private var stage: Stage = .awaitingHello
     private var context: ChannelHandlerContext?
+    /// NIO's frame encoder's context: the room's messages, framed already, are written from there.
+    private var frames: ChannelHandlerContext?
     private var helloTimer: Scheduled<Void>?
     /// The connection, once attached: it is detached when the socket goes.
     private var attached: (Connection, RoomInbox)?
     private var closeSent = false
 
-    init(controller: SocketController, token: String?, takesPatches: Bool) {
+    init(controller: SocketController, frames: ChannelHandlerContext, token: String?, takesPatches: Bool) {
         self.controller = controller
+        self.frames = frames
         self.token = token
         self.takesPatches = takesPatches
     }
@@ -62,6 +65,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         helloTimer?.cancel()
         self.context = nil
+        frames = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -204,8 +208,8 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The room's messages; none after a close frame (RFC 6455: nothing follows it).
     private func write(_ texts: [WireText], _ written: EventLoopPromise<Void>) {
-        guard !closeSent, let context else { return written.succeed() }
-        SocketController.write(texts, on: context.channel, written)
+        guard !closeSent, let frames else { return written.succeed() }
+        SocketController.write(texts, from: frames, written)
     }
 
     /// ERROR UNAUTHORIZED, then close 4001.

@@ -60,6 +60,14 @@ enum WireText: Sendable {
         case .spliced(let head, let you, let tail): head + you + tail
         }
     }
+
+    /// Its length in UTF-8 bytes.
+    var utf8Count: Int {
+        switch self {
+        case .whole(let text): text.utf8.count
+        case .spliced(let head, let you, let tail): head.utf8.count + you.utf8.count + tail.utf8.count
+        }
+    }
 }
 
 /// The STATE_SNAPSHOT every player of a session gets after a change, encoded once: each player's
