@@ -14,7 +14,8 @@ struct FrameWritingTests {
     private func decoded(_ buffer: ByteBuffer) throws -> [WebSocketFrame] {
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
         try channel.writeInbound(buffer)
         var frames: [WebSocketFrame] = []
         while let frame = try channel.readInbound(as: WebSocketFrame.self) { frames.append(frame) }
