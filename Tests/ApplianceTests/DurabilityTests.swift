@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GRDB
 import Testing
 
 @testable import Appliance
@@ -24,18 +25,18 @@ struct DurabilityTests {
     func logStartsAgainAfterPauses() async throws {
         let log = try await LogUnderLoad()
         #expect(try await log.autocheckpoint == 0)
-        // Bursts of 50 commands with pauses, the way a game's come: 10 MB if left in the log, and
-        // SQLite's own checkpoints would let it reach 4 MB. Each burst adds 0.6 MB.
+        // Bursts of 150 commands with pauses, the way a game's come: 10 MB if left in the log, and
+        // SQLite's own checkpoints would let it reach 4 MB. Each burst adds 0.6 MB (a page each).
         for burst in 0..<16 {
-            try await log.save(50)
+            try await log.save(150)
             // A checkpoint runs 100 ms into the pause; wait until it has copied the burst.
             try await log.checkpointed()
             #expect(log.size < 1_500_000, "write-ahead log of \(log.size) bytes after burst \(burst)")
         }
-        #expect(try await log.saved == 800)
+        #expect(try await log.saved == 2_400)
         // Every save here finds the journal idle; one timer at a time watches for the pause.
         let timers = try #require(log.database.journal.checkpointer).pauseTimers
-        #expect(timers < 200, "\(timers) timers set for 800 saves")
+        #expect(timers < 600, "\(timers) timers set for 2,400 saves")
     }
 
     /// A checkpoint syncs both files, and the transaction after it starts the log again with a sync
@@ -60,10 +61,84 @@ struct DurabilityTests {
     @Test("a write-ahead log that never gets a pause is still started again past 16 MB")
     func logStartsAgainWithoutPauses() async throws {
         let log = try await LogUnderLoad()
-        // 6,000 commands back to back: 72 MB if the log were never started again.
-        try await log.save(6_000)
+        // 12,000 commands back to back: 49 MB if the log were never started again.
+        try await log.save(12_000)
         #expect(log.size < 24_000_000, "write-ahead log of \(log.size) bytes")
-        #expect(try await log.saved == 6_000)
+        #expect(try await log.saved == 12_000)
+    }
+    /// The third migration rebuilds the command log and the participants as tables kept by their
+    /// key; a box updated with sessions on it must come back with every one of them.
+    @Test("a database from before the command log was kept by key keeps every session, token and command")
+    func migrationKeepsEverything() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-migration-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("tripto.sqlite").path
+        let sessions = ["s_a", "s_b"].map { id in
+            SessionRecord(
+                id: id, joinCode: id == "s_a" ? "1111" : "2222", joinToken: "j_\(id)", tvJoinTokenHash: "tv_\(id)",
+                settings: Settings(packId: "p", language: .sv), maxPlayers: 50, createdAt: 1)
+        }
+        let participants = sessions.flatMap { session in
+            (0..<3).map { n in
+                ParticipantRecord(
+                    id: "\(session.id)_p\(n)", sessionId: session.id, role: n == 0 ? .host : .player,
+                    tokenHash: "hash_\(session.id)_\(n)", createdAt: 2, revokedAt: n == 2 ? 5 : nil)
+            }
+        }
+        let commands = sessions.flatMap { session in
+            (1...40).map { seq in
+                CommandRecord(
+                    sessionId: session.id, seq: seq, at: Int64(seq), actor: seq == 1 ? .box : .participant("p"),
+                    command: seq == 1 ? .join(playerId: "\(session.id)_p1", name: "Åsa") : .nextClue)
+            }
+        }
+        do {
+            let before = try DatabaseQueue(path: path)
+            try BoxDatabase.migrator.migrate(before, upTo: "v2: session limits, boots")
+            try before.write { db in
+                for record in sessions { try record.insert(db) }
+                for record in participants { try record.insert(db) }
+                for record in commands { try record.insert(db) }
+            }
+            try before.close()
+        }
+
+        let database = try BoxDatabase.open(path: path)
+        let live = try database.liveSessions()
+        #expect(live.map(\.session.id) == ["s_a", "s_b"])
+        for (session, log) in live {
+            #expect(log.map(\.seq) == Array(1...40))
+            #expect(log == commands.filter { $0.sessionId == session.id })
+        }
+        #expect(try database.participant(token: "x") == nil)
+        let kept = try database.writer.read { db in
+            try ParticipantRecord.order(Column("id")).fetchAll(db)
+        }
+        #expect(kept == participants.sorted { $0.id < $1.id })
+        let schema = try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").map {
+                (name: $0["name"] as String, sql: $0["sql"] as String)
+            }
+        }
+        #expect(
+            schema.filter { ["command", "participant"].contains($0.name) }.allSatisfy {
+                $0.sql.hasSuffix("WITHOUT ROWID")
+            })
+        #expect(Set(schema.map(\.name)).isSuperset(of: ["participant_on_sessionId", "session_live_code"]))
+        #expect(!schema.contains { $0.name == "command_on_sessionId" })
+        let foreignKeys = try database.writer.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
+        #expect(foreignKeys.isEmpty)
+        #expect(try database.integrityCheck() == "ok")
+        // Deleting a session still takes its participants and commands with it.
+        try database.writer.write { db in _ = try SessionRecord.deleteOne(db, key: "s_a") }
+        let left = try database.writer.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM command") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM participant") ?? -1
+            )
+        }
+        #expect(left == (40, 3))
     }
 }
 

@@ -89,6 +89,39 @@ struct BoxDatabase: Sendable {
                 t.column("startedAt", .integer).notNull()
             }
         }
+        // Each table kept in the order of its key. A command was a row of its own table, and an
+        // entry in two indexes on its session (the key, and one more on `sessionId` alone): three
+        // pages into the log for every save. It is now one, in its session's part of the log. A
+        // participant likewise takes one page fewer.
+        migrator.registerMigration("v3: command log and participants kept by key") { db in
+            try db.create(table: "newCommand", options: .withoutRowID) { t in
+                t.belongsTo("session", onDelete: .cascade, indexed: false).notNull()
+                t.column("seq", .integer).notNull()
+                t.column("at", .integer).notNull()
+                t.column("actor", .jsonText).notNull()
+                t.column("command", .jsonText).notNull()
+                t.primaryKey(["sessionId", "seq"])
+            }
+            try db.execute(
+                sql: "INSERT INTO newCommand (sessionId, seq, at, actor, command) "
+                    + "SELECT sessionId, seq, at, actor, command FROM command")
+            try db.drop(table: "command")
+            try db.rename(table: "newCommand", to: "command")
+            try db.create(table: "newParticipant", options: .withoutRowID) { t in
+                t.primaryKey("id", .text)
+                t.belongsTo("session", onDelete: .cascade, indexed: false).notNull()
+                t.column("role", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("createdAt", .integer).notNull()
+                t.column("revokedAt", .integer)
+            }
+            try db.execute(
+                sql: "INSERT INTO newParticipant (id, sessionId, role, tokenHash, createdAt, revokedAt) "
+                    + "SELECT id, sessionId, role, tokenHash, createdAt, revokedAt FROM participant")
+            try db.drop(table: "participant")
+            try db.rename(table: "newParticipant", to: "participant")
+            try db.create(index: "participant_on_sessionId", on: "participant", columns: ["sessionId"])
+        }
         return migrator
     }
 

@@ -18,7 +18,7 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
 }
 
 /// A host, TV or player of a session, found by the hash of its auth token.
-struct ParticipantRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct ParticipantRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "participant"
     var id: String
     var sessionId: String
@@ -29,7 +29,7 @@ struct ParticipantRecord: Codable, FetchableRecord, PersistableRecord, Sendable 
 }
 
 /// One accepted command of a session, in order: replaying them through Core rebuilds the game.
-struct CommandRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+struct CommandRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "command"
     var sessionId: String
     var seq: Int
