@@ -143,7 +143,17 @@ struct BoxDatabase: Sendable {
     }
 
     static func apply(_ write: Write, in db: Database) throws {
-        if let participant = write.newParticipant { try participant.insert(db) }
+        if let participant = write.newParticipant {
+            // Cached statements, here and for the token's lookup: a record's insert builds its SQL
+            // and encodes the row each time. A sequential REST join takes about 4 % less CPU.
+            try db.cachedStatement(
+                sql: "INSERT INTO participant (id, sessionId, role, tokenHash, createdAt, revokedAt) "
+                    + "VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [
+                participant.id, participant.sessionId, participant.role.rawValue, participant.tokenHash,
+                participant.createdAt, participant.revokedAt,
+            ])
+        }
         // The actor and command as JSON written by the wire's encoder: the record's own insert ran
         // Foundation's JSONEncoder for both, which made most of the journal's time on a busy box.
         // What is read back is the same.
@@ -192,7 +202,9 @@ struct BoxDatabase: Sendable {
     func participant(token: String) throws -> ParticipantRecord? {
         let hash = Secrets.hash(token)
         return try writer.read { db in
-            try ParticipantRecord.filter(Column("tokenHash") == hash && Column("revokedAt") == nil).fetchOne(db)
+            try ParticipantRecord.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM participant WHERE tokenHash = ? AND revokedAt IS NULL"),
+                arguments: [hash])
         }
     }
 
