@@ -103,10 +103,8 @@ struct SocketController: Sendable {
     /// gather (docs/bench.md, "Thirteenth round").
     static func textFrames(_ texts: [WireText], allocator: ByteBufferAllocator) -> ByteBuffer {
         let lengths = texts.map(\.utf8Count)
-        let headers = lengths.reduce(0) { total, length in
-            total + 2 + (length < 126 ? 0 : length <= Int(UInt16.max) ? 2 : 8)
-        }
-        var buffer = allocator.buffer(capacity: headers + lengths.reduce(0, +))
+        // A header takes at most 10 bytes; the length's size is chosen once, below.
+        var buffer = allocator.buffer(capacity: lengths.reduce(10 * texts.count, +))
         for (text, length) in zip(texts, lengths) {
             buffer.writeInteger(UInt8(0x81))  // FIN, text
             if length < 126 {
