@@ -168,6 +168,9 @@ struct Report: Codable, Sendable {
                 "## \(name): \(scenario.sessions) × \(scenario.players) players (\(scenario.sockets) sockets), "
                     + "\(scenario.games) game(s) each, host step \(scenario.stepMs) ms"
                     + (scenario.everyoneBrakes ? ", every player pulls at every clue" : "")
+                    + (scenario.answerMs > 0
+                        ? ", a brake is answered \(scenario.answerMs) ms after it is accepted"
+                        : ", a brake is answered the moment it is accepted")
                     + (scenario.patches
                         ? "; the clients take STATE_PATCH from the box" : "; the clients take whole snapshots"),
                 "",

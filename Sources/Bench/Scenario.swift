@@ -12,6 +12,8 @@ struct Scenario: Codable, Sendable {
     var patches: Bool
     /// How long a host looks at each screen before moving on.
     var stepMs: Int
+    /// How long a player whose brake was accepted takes to answer.
+    var answerMs: Int
     var timeoutSeconds: Int
 
     var sockets: Int { sessions * (players + 2) }
@@ -89,9 +91,9 @@ extension Scenario {
 
         let strict = contender == .tripto
         let brakes: TableLedger.Brakes = everyoneBrakes ? .everyone : .pairs
-        let players = self.players
+        let (players, answerMs) = (self.players, self.answerMs)
         let tables = try await inWaves(Array(0..<sessions), width: 8) { _ in
-            try await Table(server: server, players: players, brakes: brakes, strict: strict)
+            try await Table(server: server, players: players, brakes: brakes, answerMs: answerMs, strict: strict)
         }
         log("\(contender.rawValue): \(sessions) sessions created, \(sessions * (players + 2)) seats joined")
 

@@ -73,6 +73,13 @@ final class Seat: Sendable {
         channel.writeAndFlush(SeatSocket.frame(.text, text), promise: nil)
     }
 
+    /// The answer to this player's accepted pull, after the time the script gives a player to type it.
+    private func answerBrake() {
+        let answer = ClientMessage.brakeAnswerSubmit(.init(answerText: "Stockholm"))
+        guard table.answerMs > 0, let channel = socket.withLock({ $0.channel }) else { return send(answer) }
+        channel.eventLoop.scheduleTask(in: .milliseconds(Int64(table.answerMs))) { self.send(answer) }
+    }
+
     /// Starts the closing handshake (the channel closes when the server answers it).
     func close() {
         changed.finish()
@@ -193,7 +200,7 @@ final class Seat: Sendable {
                 send(.brakePull(.init(atClientMs: Int64(now), levelPoints: heard.payload?.levelPoints)))
             }
         case "BRAKE_ACCEPTED" where role == .player && heard.payload?.brakeOwnerPlayerId == playerId:
-            send(.brakeAnswerSubmit(.init(answerText: "Stockholm")))
+            answerBrake()
         case "FOLLOWUP_PRESENT" where role == .player:
             send(.followupAnswerSubmit(.init(index: heard.payload?.index ?? 1, answerText: "1912")))
         default: break

@@ -12,13 +12,18 @@ final class TableLedger: Sendable {
     }
 
     let brakes: Brakes
+    /// How long a player whose pull was accepted takes to answer.
+    let answerMs: Int
     private let players: Mutex<[String]> = Mutex([])
     /// When the pull behind each BRAKE_ACCEPTED was sent, by owner and the event's stamp. A player's
     /// latest pull is not always the one answered next: when everyone pulls, a pull of the last clue
     /// can still be on its way when the player pulls at the next one (the server answers both, in order).
     private let pulls = Mutex<[String: Double]>([:])
 
-    init(brakes: Brakes) { self.brakes = brakes }
+    init(brakes: Brakes, answerMs: Int) {
+        self.brakes = brakes
+        self.answerMs = answerMs
+    }
 
     func seat(_ playerId: String) { players.withLock { $0.append(playerId) } }
 
@@ -73,12 +78,14 @@ final class Table: Sendable {
     /// The fast settings the contract allows: one destination, one followup, no intro, no finale wait.
     static let settings: [String: any Sendable] = [
         "destinationsCount": 1, "followupsPerDestination": 1, "introMs": 0, "finaleMs": 0,
-        "followupSeconds": 30, "brakeAnswerSeconds": 10,
+        "followupSeconds": 30, "brakeAnswerSeconds": brakeAnswerMs / 1_000,
     ]
+    /// How long the box waits for a brake's answer before it releases the brake.
+    static let brakeAnswerMs = 10_000
 
     /// Creates the session as HOST, seats a TV and `players` players.
-    init(server: RunningServer, players: Int, brakes: TableLedger.Brakes, strict: Bool) async throws {
-        ledger = TableLedger(brakes: brakes)
+    init(server: RunningServer, players: Int, brakes: TableLedger.Brakes, answerMs: Int, strict: Bool) async throws {
+        ledger = TableLedger(brakes: brakes, answerMs: answerMs)
         var timing = Timing()
         let base = server.restBase
         let (created, createMs) = try await REST.post(

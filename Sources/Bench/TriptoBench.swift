@@ -26,6 +26,13 @@ struct TriptoBench: AsyncParsableCommand {
     var crowdGames = 10
     @Option(help: "How long a host waits on each screen, in milliseconds.")
     var stepMs = 300
+    @Option(
+        help: ArgumentHelp(
+            "How long a player whose brake was accepted takes to answer, in milliseconds (default: the host's step).",
+            discussion:
+                "0 answers the moment BRAKE_ACCEPTED arrives. The game then goes on to the next clue, and with "
+                + "everyone pulling, that clue's rush overlaps the brake still on its way to the last seats."))
+    var answerMs: Int?
     @Option(help: "Upper bound on each scenario's play, in seconds.")
     var timeout = 180
     @Flag(help: "A tiny run for the tests: 3 × 4 players, a crowd of 6.")
@@ -60,18 +67,24 @@ struct TriptoBench: AsyncParsableCommand {
         guard sessions > 0 || crowd > 0 else {
             throw ValidationError("--sessions 0 and --crowd 0 leave nothing to run.")
         }
+        let answerMs = self.answerMs ?? stepMs
+        guard (0..<Table.brakeAnswerMs).contains(answerMs) else {
+            throw ValidationError(
+                "--answer-ms must be from 0 to \(Table.brakeAnswerMs - 1): "
+                    + "the box releases a brake not answered in time.")
+        }
         var scenarios: [Scenario] = []
         if sessions > 0 {
             scenarios.append(
                 Scenario(
                     name: "tables", sessions: sessions, players: players, games: games, everyoneBrakes: false,
-                    patches: !fullSnapshots, stepMs: stepMs, timeoutSeconds: timeout))
+                    patches: !fullSnapshots, stepMs: stepMs, answerMs: answerMs, timeoutSeconds: timeout))
         }
         if crowd > 0 {
             scenarios.append(
                 Scenario(
                     name: "crowd", sessions: 1, players: crowd, games: crowdGames, everyoneBrakes: true,
-                    patches: !fullSnapshots, stepMs: stepMs, timeoutSeconds: timeout))
+                    patches: !fullSnapshots, stepMs: stepMs, answerMs: answerMs, timeoutSeconds: timeout))
         }
         // Another process at work (a server left over from an earlier run, a build) skews every figure.
         let busyBefore = await Machine.busyPercent(over: 1)
