@@ -44,6 +44,8 @@ let package = Package(
         ),
         // The Swift runtime's global-executor hook, so that tasks run on the event loops.
         .systemLibrary(name: "CTaskHooks"),
+        // sched_setattr(2), which glibc does not wrap: a short time slice for the journal's thread.
+        .systemLibrary(name: "CSched"),
         // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
         .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
@@ -59,6 +61,7 @@ let package = Package(
                 "QR",
                 "Discovery",
                 "CTaskHooks",
+                "CSched",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

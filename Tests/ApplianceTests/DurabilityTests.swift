@@ -1,3 +1,4 @@
+import CSched
 import Core
 import Foundation
 import GRDB
@@ -199,5 +200,53 @@ private final class LogUnderLoad {
             }
             try result.get()
         }
+    }
+}
+
+/// Every message of the box waits for the journal's thread (`Journal`).
+@Suite("Journal thread")
+struct JournalThreadTests {
+    @Test("the journal saves on a thread of its own, with a short time slice, that ends with the journal")
+    func threadOfItsOwn() async throws {
+        var tid: pid_t?
+        do {
+            let database = try BoxDatabase.inMemory()
+            let session = SessionRecord(
+                id: "s_thread", joinCode: "4343", joinToken: "j", tvJoinTokenHash: "h",
+                settings: Settings(packId: "p", language: .sv), maxPlayers: 50, createdAt: 0)
+            let command = CommandRecord(sessionId: session.id, seq: 1, at: 0, actor: .box, command: .nextClue)
+            let (result, reportedOn): (Result<Void, any Error>, pid_t) = await withCheckedContinuation { done in
+                database.journal.submit(.init(command: command), creating: session) { result in
+                    done.resume(returning: (result, tripto_thread_id()))
+                }
+            }
+            try result.get()
+            tid = database.journal.threadId
+            // The save was made, and reported, on the journal's thread.
+            #expect(reportedOn == tid)
+            let journalThread = try #require(tid)
+            let task = "/proc/self/task/\(journalThread)"
+            #expect(try String(contentsOfFile: task + "/comm", encoding: .utf8) == "tripto.journal\n")
+            if try Self.kernelHasCustomSlices() {
+                let sched = try String(contentsOfFile: task + "/sched", encoding: .utf8)
+                let slice = sched.split(separator: "\n").first { $0.hasPrefix("se.slice") }
+                #expect(slice?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) == "\(Journal.slice)")
+            }
+        }
+        // The database is gone: its journal's thread ends.
+        let task = "/proc/self/task/\(try #require(tid))"
+        let deadline = ContinuousClock.now + .seconds(5)
+        while FileManager.default.fileExists(atPath: task), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!FileManager.default.fileExists(atPath: task), "the journal's thread outlived its journal")
+    }
+
+    /// Linux 6.12 and later give a normal thread the slice it asks for.
+    private static func kernelHasCustomSlices() throws -> Bool {
+        let release = try String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)
+        let parts = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard parts.count == 2 else { return false }
+        return (parts[0], parts[1]) >= (6, 12)
     }
 }

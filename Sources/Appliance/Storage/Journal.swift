@@ -1,12 +1,18 @@
+import CSched
 import Foundation
 import GRDB
 import Synchronization
 
 /// Group commit for the command log. Every write that arrives while a transaction is being made
 /// durable goes into the next one, so a burst of commands from many sessions costs one fsync rather
-/// than one each; and the waiting happens on the journal's own queue, never on one of the few
+/// than one each; and the waiting happens on the journal's own thread, never on one of the few
 /// threads that every socket and session room needs. Writes are saved, and reported, in the order
 /// they were submitted.
+///
+/// Every message a room sends waits for this thread, so it asks the scheduler for a short time
+/// slice: on a box whose event loops keep both cores busy, it then runs as soon as a save comes in
+/// or its sync returns, rather than after a loop's turn (docs/bench.md, "Fourteenth round"). It uses
+/// little CPU, so its share stays small.
 ///
 /// A session's commands must be saved without a gap: a command whose `seq` does not follow the
 /// last one saved for its session fails. A room submits its next command before the previous one
@@ -38,23 +44,48 @@ final class Journal: Sendable {
     private let writer: any DatabaseWriter
     /// Keeps the write-ahead log short, away from the commits (none for a database in memory).
     let checkpointer: Checkpointer?
-    private let queue = DispatchQueue(label: "tripto.journal")
     private let state = Mutex(State())
+    /// Wakes the journal's thread: signalled when writes arrive and it is not flushing, and when the
+    /// journal goes away.
+    private let wake = DispatchSemaphore(value: 0)
+    /// The time slice the thread asks for: the shortest the kernel gives.
+    static let slice: UInt64 = 100_000
+    /// The thread's id in the kernel, once it runs.
+    private let tid = Mutex<pid_t?>(nil)
 
     init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
         self.writer = writer
         self.checkpointer = checkpointer
+        // The thread holds the journal only while it flushes, so the journal can go away (then
+        // `deinit` wakes the thread, which ends).
+        let worker = Thread { [weak self, wake] in
+            // Named from the thread itself: on Linux a name set before `start` is not applied.
+            Thread.current.name = "tripto.journal"
+            _ = tripto_request_short_slice(Self.slice)
+            self?.tid.withLock { $0 = tripto_thread_id() }
+            while true {
+                wake.wait()
+                guard let journal = self else { return }
+                journal.flush()
+            }
+        }
+        worker.start()
     }
 
+    deinit { wake.signal() }
+
+    /// The journal's thread in the kernel, once it has started (tests).
+    var threadId: pid_t? { tid.withLock { $0 } }
+
     /// Queues one command's changes (and the session row, for a session's first command);
-    /// `done` is called on the journal's queue once they are on disk, or could not be saved.
+    /// `done` is called on the journal's thread once they are on disk, or could not be saved.
     func submit(_ write: BoxDatabase.Write, creating session: SessionRecord? = nil, done: @escaping Completion) {
         let start = state.withLock { state in
             state.waiting.append(Entry(session: session, write: write, done: done))
             defer { state.flushing = true }
             return !state.flushing
         }
-        if start { queue.async { self.flush() } }
+        if start { wake.signal() }
     }
 
     private func flush() {
