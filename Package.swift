@@ -119,7 +119,7 @@ let package = Package(
             name: "ApplianceTests",
             dependencies: [
                 // Bench only so that `swift test` builds tripto-bench for the benchmark's smoke test.
-                "Appliance", "Bench", "Core",
+                "Appliance", "Bench", "Core", "CSched",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),

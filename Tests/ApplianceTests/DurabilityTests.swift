@@ -2,6 +2,7 @@ import CSched
 import Core
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import Appliance
@@ -206,40 +207,57 @@ private final class LogUnderLoad {
 /// Every message of the box waits for the journal's thread (`Journal`).
 @Suite("Journal thread")
 struct JournalThreadTests {
-    @Test("the journal saves on a thread of its own, with a short time slice, that ends with the journal")
+    /// What the journal's callback saw, on the thread it was called on.
+    struct Report: Sendable {
+        var saved: Bool
+        var thread: pid_t
+        var name: String?
+        var sched: String?
+    }
+
+    @Test(
+        "a write handed in as the journal goes away is saved on its own thread, with a short slice; then it ends"
+    )
     func threadOfItsOwn() async throws {
-        var tid: pid_t?
+        let report = Mutex<Report?>(nil)
         do {
             let database = try BoxDatabase.inMemory()
             let session = SessionRecord(
                 id: "s_thread", joinCode: "4343", joinToken: "j", tvJoinTokenHash: "h",
                 settings: Settings(packId: "p", language: .sv), maxPlayers: 50, createdAt: 0)
             let command = CommandRecord(sessionId: session.id, seq: 1, at: 0, actor: .box, command: .nextClue)
-            let (result, reportedOn): (Result<Void, any Error>, pid_t) = await withCheckedContinuation { done in
-                database.journal.submit(.init(command: command), creating: session) { result in
-                    done.resume(returning: (result, tripto_thread_id()))
-                }
+            database.journal.submit(.init(command: command), creating: session) { result in
+                let seen = Report(
+                    saved: (try? result.get()) != nil, thread: tripto_thread_id(),
+                    name: try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8),
+                    sched: try? String(contentsOfFile: "/proc/thread-self/sched", encoding: .utf8))
+                report.withLock { $0 = seen }
             }
-            try result.get()
-            tid = database.journal.threadId
-            // The save was made, and reported, on the journal's thread.
-            #expect(reportedOn == tid)
-            let journalThread = try #require(tid)
-            let task = "/proc/self/task/\(journalThread)"
-            #expect(try String(contentsOfFile: task + "/comm", encoding: .utf8) == "tripto.journal\n")
-            if try Self.kernelHasCustomSlices() {
-                let sched = try String(contentsOfFile: task + "/sched", encoding: .utf8)
-                let slice = sched.split(separator: "\n").first { $0.hasPrefix("se.slice") }
-                #expect(slice?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) == "\(Journal.slice)")
-            }
+            // The database goes away here, most likely before the journal's thread has taken the write.
         }
-        // The database is gone: its journal's thread ends.
-        let task = "/proc/self/task/\(try #require(tid))"
-        let deadline = ContinuousClock.now + .seconds(5)
-        while FileManager.default.fileExists(atPath: task), ContinuousClock.now < deadline {
+        let seen = try #require(
+            try await Self.within(.seconds(5)) { report.withLock { $0 } }, "the write was never saved")
+        #expect(seen.saved)
+        #expect(seen.name == "tripto.journal\n")
+        // The scheduler's figures are in /proc on kernels built with them; the slice, from Linux 6.12.
+        if try Self.kernelHasCustomSlices(), let sched = seen.sched {
+            let slice = sched.split(separator: "\n").first { $0.hasPrefix("se.slice") }
+            #expect(slice?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) == "\(Journal.slice)")
+        }
+        // With its journal gone and nothing left to save, the thread ends.
+        let task = "/proc/self/task/\(seen.thread)"
+        let ended = try await Self.within(.seconds(5)) { FileManager.default.fileExists(atPath: task) ? nil : true }
+        #expect(ended == true, "the journal's thread outlived its journal")
+    }
+
+    /// Polls `value` until it gives something, for at most `limit`.
+    private static func within<T>(_ limit: Duration, _ value: () -> T?) async throws -> T? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let value = value() { return value }
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(!FileManager.default.fileExists(atPath: task), "the journal's thread outlived its journal")
+        return value()
     }
 
     /// Linux 6.12 and later give a normal thread the slice it asks for.

@@ -9,10 +9,10 @@ import Synchronization
 /// threads that every socket and session room needs. Writes are saved, and reported, in the order
 /// they were submitted.
 ///
-/// Every message a room sends waits for this thread, so it asks the scheduler for a short time
-/// slice: on a box whose event loops keep both cores busy, it then runs as soon as a save comes in
-/// or its sync returns, rather than after a loop's turn (docs/bench.md, "Fourteenth round"). It uses
-/// little CPU, so its share stays small.
+/// A room's messages wait for the saves before them, and so for this thread, which asks the
+/// scheduler for a short time slice: on a box whose event loops keep both cores busy, it then runs
+/// as soon as a save comes in or its sync returns, rather than after a loop's turn (docs/bench.md,
+/// "Fourteenth round"). It uses little CPU, so its share stays small.
 ///
 /// A session's commands must be saved without a gap: a command whose `seq` does not follow the
 /// last one saved for its session fails. A room submits its next command before the previous one
@@ -39,6 +39,9 @@ final class Journal: Sendable {
     private struct State {
         var waiting: [Entry] = []
         var flushing = false
+        /// The journal itself while writes wait: writes handed in are saved, and their callers told,
+        /// even if everyone else lets go of the journal meanwhile.
+        var keptFor: Journal?
     }
 
     private let writer: any DatabaseWriter
@@ -50,19 +53,16 @@ final class Journal: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// The time slice the thread asks for: the shortest the kernel gives.
     static let slice: UInt64 = 100_000
-    /// The thread's id in the kernel, once it runs.
-    private let tid = Mutex<pid_t?>(nil)
 
     init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
         self.writer = writer
         self.checkpointer = checkpointer
-        // The thread holds the journal only while it flushes, so the journal can go away (then
-        // `deinit` wakes the thread, which ends).
+        // The journal is held only while writes wait (`State.keptFor`), so it can go away; then
+        // `deinit` wakes the thread, which ends. A failed request for the slice leaves the thread
+        // at the kernel's default one.
         let worker = Thread { [weak self, wake] in
-            // Named from the thread itself: on Linux a name set before `start` is not applied.
-            Thread.current.name = "tripto.journal"
+            tripto_name_thread("tripto.journal")
             _ = tripto_request_short_slice(Self.slice)
-            self?.tid.withLock { $0 = tripto_thread_id() }
             while true {
                 wake.wait()
                 guard let journal = self else { return }
@@ -74,27 +74,30 @@ final class Journal: Sendable {
 
     deinit { wake.signal() }
 
-    /// The journal's thread in the kernel, once it has started (tests).
-    var threadId: pid_t? { tid.withLock { $0 } }
-
     /// Queues one command's changes (and the session row, for a session's first command);
     /// `done` is called on the journal's thread once they are on disk, or could not be saved.
     func submit(_ write: BoxDatabase.Write, creating session: SessionRecord? = nil, done: @escaping Completion) {
         let start = state.withLock { state in
             state.waiting.append(Entry(session: session, write: write, done: done))
-            defer { state.flushing = true }
-            return !state.flushing
+            guard !state.flushing else { return false }
+            state.flushing = true
+            state.keptFor = self
+            return true
         }
         if start { wake.signal() }
     }
 
     private func flush() {
         while true {
-            let batch = state.withLock { state in
+            // Once nothing waits, the journal is no longer kept for it; it is let go of here, outside
+            // the lock (the thread holds it until `flush` returns).
+            let (batch, _) = state.withLock { state -> ([Entry], Journal?) in
                 let batch = state.waiting
                 state.waiting = []
-                if batch.isEmpty { state.flushing = false }
-                return batch
+                guard batch.isEmpty else { return (batch, nil) }
+                state.flushing = false
+                defer { state.keptFor = nil }
+                return (batch, state.keptFor)
             }
             guard !batch.isEmpty else { return }
             for (entry, result) in zip(batch, commit(batch)) { entry.done(result) }
