@@ -20,7 +20,8 @@ struct TriptoBench: AsyncParsableCommand {
         help: ArgumentHelp(
             "Games the crowd plays.",
             discussion:
-                "On the box one brake per game is won: the pulls at later clues fall in their players' 2 s cooldown. "
+                "On the box one brake per game is won: with the default steps, the pulls at later clues fall in "
+                + "their players' 2 s cooldown. "
                 + "Each brake is timed at every seat, so the brake p99 is set by the slowest brakes: "
                 + "it takes several games to be more than one brake's luck."))
     var crowdGames = 10
@@ -28,7 +29,8 @@ struct TriptoBench: AsyncParsableCommand {
     var stepMs = 300
     @Option(
         help: ArgumentHelp(
-            "How long a player whose brake was accepted takes to answer, in milliseconds (default: the host's step).",
+            "How long a player whose brake was accepted takes to answer, in milliseconds "
+                + "(default: the host's step, at most 9000).",
             discussion:
                 "0 answers the moment BRAKE_ACCEPTED arrives. The game then goes on to the next clue, and with "
                 + "everyone pulling, that clue's rush overlaps the brake still on its way to the last seats."))
@@ -67,11 +69,14 @@ struct TriptoBench: AsyncParsableCommand {
         guard sessions > 0 || crowd > 0 else {
             throw ValidationError("--sessions 0 and --crowd 0 leave nothing to run.")
         }
-        let answerMs = self.answerMs ?? stepMs
-        guard (0..<Table.brakeAnswerMs).contains(answerMs) else {
+        guard stepMs >= 0 else { throw ValidationError("--step-ms must be 0 or more.") }
+        // The box's deadline for the answer starts when it accepts the brake, before the player hears of it.
+        let answerLimit = Table.brakeAnswerMs - 1_000
+        let answerMs = self.answerMs ?? min(stepMs, answerLimit)
+        guard (0...answerLimit).contains(answerMs) else {
             throw ValidationError(
-                "--answer-ms must be from 0 to \(Table.brakeAnswerMs - 1): "
-                    + "the box releases a brake not answered in time.")
+                "--answer-ms must be from 0 to \(answerLimit): "
+                    + "the box releases a brake not answered within \(Table.brakeAnswerMs / 1_000) s.")
         }
         var scenarios: [Scenario] = []
         if sessions > 0 {
