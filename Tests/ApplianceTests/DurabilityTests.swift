@@ -204,7 +204,7 @@ private final class LogUnderLoad {
     }
 }
 
-/// Every message of the box waits for the journal's thread (`Journal`).
+/// A room's messages wait for the saves before them, and so for the journal's thread (`Journal`).
 @Suite("Journal thread")
 struct JournalThreadTests {
     /// What the journal's callback saw, on the thread it was called on.
