@@ -68,6 +68,7 @@ struct DurabilityTests {
         #expect(log.size < 24_000_000, "write-ahead log of \(log.size) bytes")
         #expect(try await log.saved == 12_000)
     }
+
     /// The third migration rebuilds the command log and the participants as tables kept by their
     /// key; a box updated with sessions on it must come back with every one of them.
     @Test("a database from before the command log was kept by key keeps every session, token and command")

@@ -38,10 +38,9 @@ final class Journal: Sendable {
 
     private struct State {
         var waiting: [Entry] = []
-        var flushing = false
-        /// The journal itself while writes wait: writes handed in are saved, and their callers told,
-        /// even if everyone else lets go of the journal meanwhile.
-        var keptFor: Journal?
+        /// The journal itself while its thread has writes to save (it is flushing): writes handed in
+        /// are saved, and their callers told, even if everyone else lets go of the journal meanwhile.
+        var flushing: Journal?
     }
 
     private let writer: any DatabaseWriter
@@ -57,7 +56,7 @@ final class Journal: Sendable {
     init(writer: any DatabaseWriter, checkpointer: Checkpointer?) {
         self.writer = writer
         self.checkpointer = checkpointer
-        // The journal is held only while writes wait (`State.keptFor`), so it can go away; then
+        // The journal is held only while writes wait (`State.flushing`), so it can go away; then
         // `deinit` wakes the thread, which ends. A failed request for the slice leaves the thread
         // at the kernel's default one.
         let worker = Thread { [weak self, wake] in
@@ -79,9 +78,8 @@ final class Journal: Sendable {
     func submit(_ write: BoxDatabase.Write, creating session: SessionRecord? = nil, done: @escaping Completion) {
         let start = state.withLock { state in
             state.waiting.append(Entry(session: session, write: write, done: done))
-            guard !state.flushing else { return false }
-            state.flushing = true
-            state.keptFor = self
+            guard state.flushing == nil else { return false }
+            state.flushing = self
             return true
         }
         if start { wake.signal() }
@@ -95,9 +93,8 @@ final class Journal: Sendable {
                 let batch = state.waiting
                 state.waiting = []
                 guard batch.isEmpty else { return (batch, nil) }
-                state.flushing = false
-                defer { state.keptFor = nil }
-                return (batch, state.keptFor)
+                defer { state.flushing = nil }
+                return (batch, state.flushing)
             }
             guard !batch.isEmpty else { return }
             for (entry, result) in zip(batch, commit(batch)) { entry.done(result) }
