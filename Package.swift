@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CTaskHooks"),
         // sched_setattr(2), which glibc does not wrap: a short time slice for the journal's thread.
         .systemLibrary(name: "CSched"),
+        // Before main: a raised limit on open files, and their table grown while there is one thread.
+        .target(name: "CStartup"),
         // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
         .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
@@ -62,6 +64,7 @@ let package = Package(
                 "Discovery",
                 "CTaskHooks",
                 "CSched",
+                "CStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -107,6 +110,7 @@ let package = Package(
             name: "Bench",
             dependencies: [
                 "Core",
+                "CStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -20,6 +20,7 @@ final class BoxProcess: @unchecked Sendable {
     let environment: [String: String]
     let announce: Bool
     let audio: Bool
+    let openFiles: Int?
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -29,9 +30,10 @@ final class BoxProcess: @unchecked Sendable {
 
     /// `announce`: let the box announce itself by mDNS (only the Discovery tests, on their private bus).
     /// `audio`: let the box open its sound output (only the audio tests, into a file).
+    /// `openFiles`: the soft limit on open files the box is started with (`ulimit -Sn`).
     init(
         packs: String? = nil, arguments: [String] = [], environment: [String: String] = [:], announce: Bool = false,
-        audio: Bool = false
+        audio: Bool = false, openFiles: Int? = nil
     ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tripto-test-\(UUID().uuidString)")
@@ -41,6 +43,7 @@ final class BoxProcess: @unchecked Sendable {
         self.environment = environment
         self.announce = announce
         self.audio = audio
+        self.openFiles = openFiles
     }
 
     /// What the box wrote to stderr (its log).
@@ -57,13 +60,21 @@ final class BoxProcess: @unchecked Sendable {
 
     private func launch() throws {
         let process = Process()
-        process.executableURL = PackCommandTests.binary
-        process.arguments =
+        let arguments =
             [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--packs",
                 packsDirectory,
                 "--public-url", "http://127.0.0.1:0", "--no-qr", "--log-level", "warning",
             ] + (announce ? [] : ["--no-mdns"]) + (audio ? [] : ["--no-audio"]) + extraArguments
+        if let openFiles {
+            // The shell sets the limit and becomes the box (same PID).
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -Sn \(openFiles) && exec \"$0\" \"$@\"", PackCommandTests.binary.path] + arguments
+        } else {
+            process.executableURL = PackCommandTests.binary
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         process.standardOutput = output
@@ -112,13 +123,16 @@ final class BoxProcess: @unchecked Sendable {
     }
 
     /// The box's resident memory in KiB, from /proc: now (`VmRSS`) or at its peak so far (`VmHWM`).
-    func memoryKiB(_ field: String = "VmRSS") throws -> Int {
+    func memoryKiB(_ field: String = "VmRSS") throws -> Int { try status(field) }
+
+    /// A number from the box's `/proc/<pid>/status`: `VmRSS`, `FDSize`…
+    func status(_ field: String) throws -> Int {
         guard let process,
             let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") }),
-            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let value = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
         else { throw HarnessError.unexpected("no \(field) for the box") }
-        return kib
+        return value
     }
 
     var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
