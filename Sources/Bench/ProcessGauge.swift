@@ -29,11 +29,3 @@ struct ProcessGauge: Sendable {
         return Reading(cpuSeconds: (user + system) / ticks, rssBytes: rss, atMs: WallClock.nowMs())
     }
 }
-
-/// Lets this process, and the servers it starts (they inherit it), hold thousands of sockets.
-func raiseOpenFileLimit() {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-    limit.rlim_cur = limit.rlim_max
-    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CStartup
 import Foundation
 
 /// `tripto-bench`: plays scripted games on the release `tripto serve` and on the Python broadcast
@@ -57,7 +58,6 @@ struct TriptoBench: AsyncParsableCommand {
     var output = "bench/results"
 
     mutating func run() async throws {
-        raiseOpenFileLimit()
         if smoke {
             sessions = 3
             players = 4
@@ -77,6 +77,15 @@ struct TriptoBench: AsyncParsableCommand {
             throw ValidationError(
                 "--answer-ms must be from 0 to \(answerLimit): "
                     + "the box releases a brake not answered within \(Table.brakeAnswerMs / 1_000) s.")
+        }
+        // Every socket is an open file, here and in the server (which inherits the limit). CStartup
+        // raised the soft limit to the hard one, and grew the table, before main.
+        let sockets = max(sessions * (players + 2), crowd > 0 ? crowd + 2 : 0)
+        let openFiles = Int(tripto_open_file_limit())
+        guard openFiles < 0 || openFiles >= sockets + 256 else {
+            throw ValidationError(
+                "\(sockets) sockets need more open files than the \(openFiles) allowed: "
+                    + "raise the hard limit (ulimit -Hn).")
         }
         var scenarios: [Scenario] = []
         if sessions > 0 {
