@@ -24,17 +24,21 @@ struct OpenFilesTests {
         #expect(try box.status("FDSize") >= min(8_192, Int(hard)))
 
         let port = box.port
-        let open = try await offTheTestThreads { () throws -> [Int32] in
-            var open: [Int32] = []
-            do {
-                for _ in 0..<Self.sockets { open.append(try healthz(port: port)) }
-            } catch {
-                for fd in open { close(fd) }
-                throw HarnessError.unexpected("socket \(open.count + 1) of \(Self.sockets): \(error)")
+        // Each socket closes when its `RawWebSocket` goes, at the end of the test.
+        let open = try await offTheTestThreads { () throws -> [RawWebSocket] in
+            try (1...Self.sockets).map { number in
+                do {
+                    let socket = try RawWebSocket(
+                        port: port, request: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                        timeout: .seconds(5))
+                    let head = try socket.readResponse()
+                    guard head.hasPrefix("HTTP/1.1 200") else { throw HarnessError.unexpected(head) }
+                    return socket
+                } catch {
+                    throw HarnessError.unexpected("socket \(number) of \(Self.sockets): \(error)")
+                }
             }
-            return open
         }
-        defer { for fd in open { close(fd) } }
         #expect(open.count == Self.sockets)
         #expect(try await HTTP(base: box.baseURL).get("/healthz").status == 200)
     }
@@ -46,22 +50,4 @@ struct OpenFilesTests {
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         return try #require(Int(line.split(whereSeparator: \.isWhitespace)[3]))
     }
-}
-
-/// A socket left open after one `GET /healthz` on it was answered.
-private func healthz(port: Int) throws -> Int32 {
-    let fd = try loopbackSocket(port: port)
-    var wait = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-    let request = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-    var buffer = [UInt8](repeating: 0, count: 512)
-    let answered =
-        request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == request.count
-        && read(fd, &buffer, buffer.count) > 12
-        && String(decoding: buffer.prefix(12), as: UTF8.self) == "HTTP/1.1 200"
-    guard answered else {
-        close(fd)
-        throw HarnessError.unexpected("no answer to GET /healthz")
-    }
-    return fd
 }
