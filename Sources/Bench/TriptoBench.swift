@@ -78,15 +78,6 @@ struct TriptoBench: AsyncParsableCommand {
                 "--answer-ms must be from 0 to \(answerLimit): "
                     + "the box releases a brake not answered within \(Table.brakeAnswerMs / 1_000) s.")
         }
-        // Every socket is an open file, here and in the server (which inherits the limit). CStartup
-        // raised the soft limit to the hard one, and grew the table, before main.
-        let sockets = max(sessions * (players + 2), crowd > 0 ? crowd + 2 : 0)
-        let openFiles = Int(tripto_open_file_limit())
-        guard openFiles < 0 || openFiles >= sockets + 256 else {
-            throw ValidationError(
-                "\(sockets) sockets need more open files than the \(openFiles) allowed: "
-                    + "raise the hard limit (ulimit -Hn).")
-        }
         var scenarios: [Scenario] = []
         if sessions > 0 {
             scenarios.append(
@@ -99,6 +90,15 @@ struct TriptoBench: AsyncParsableCommand {
                 Scenario(
                     name: "crowd", sessions: 1, players: crowd, games: crowdGames, everyoneBrakes: true,
                     patches: !fullSnapshots, stepMs: stepMs, answerMs: answerMs, timeoutSeconds: timeout))
+        }
+        // Every socket is an open file, here and in the server (which inherits the limit). CStartup
+        // raised the soft limit to the hard one, and grew the table, before main.
+        let sockets = scenarios.map(\.sockets).max() ?? 0
+        let openFiles = Int(tripto_open_file_limit())
+        guard openFiles < 0 || openFiles >= sockets + 256 else {
+            throw ValidationError(
+                "\(sockets) sockets need more open files than the \(openFiles) allowed: "
+                    + "raise the hard limit (ulimit -Hn).")
         }
         // Another process at work (a server left over from an earlier run, a build) skews every figure.
         let busyBefore = await Machine.busyPercent(over: 1)
