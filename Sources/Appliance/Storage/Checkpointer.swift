@@ -12,8 +12,12 @@ import Synchronization
 /// "Eighth round"), and on slow storage such as an SD card syncing the database file can be slower
 /// still. So the writer's own checkpoints are off, and one runs here after every `every`
 /// transactions, and after saves pause for `pause` once the log holds `pauseMinimum` of them. A
-/// passive checkpoint takes no lock the writer needs; one that finds no save came in meanwhile lets
-/// the next transaction start the log again from its beginning, in the space the file already has.
+/// passive checkpoint takes no lock the writer needs; one that copies the whole log with no save
+/// coming in meanwhile lets the next transaction start the log again from its beginning, in the
+/// space the file already has. A checkpoint while saves go on copies what it finds and leaves the
+/// log where it is, so a pause checks what the log holds since it last started again, not what is
+/// left to copy: a slow checkpoint that ended just before the pause would otherwise leave the next
+/// burst of saves to go on past the last one.
 /// Only if saves never pause does the log pass `restartFrames`; then the journal itself copies what
 /// is left between two transactions (`committed` returns true), so that the log starts again there.
 ///
@@ -48,8 +52,9 @@ final class Checkpointer: Sendable {
         var timers = 0
         /// The last checkpoint found the log too long: the journal copies the rest.
         var tailDue = false
-        /// Transactions that a finished checkpoint had all of in front of it.
-        var covered = 0
+        /// Transactions that a finished checkpoint copied in full with no save coming in
+        /// meanwhile: the next transaction starts the log again.
+        var settled = 0
         /// Checkpoints run so far (tests).
         var checkpoints = 0
     }
@@ -93,8 +98,9 @@ final class Checkpointer: Sendable {
     }
 
     /// At `deadline`, sees whether any save came after transaction `total`. If none did, copies
-    /// what the log holds (unless a checkpoint since has copied all of it); if one did, watches
-    /// again until `pause` after the newest, or for another `pause` while a checkpoint is running.
+    /// what the log holds, once it holds `pauseMinimum` transactions since it last started again and
+    /// no checkpoint is running; if one did, watches again until `pause` after the newest, or for
+    /// another `pause` while a checkpoint copies what came before it.
     /// So a checkpoint comes `pause` after the last save, with one timer at a time.
     private func watch(after total: Int, at deadline: DispatchTime) {
         state.withLock { $0.timers += 1 }
@@ -103,7 +109,7 @@ final class Checkpointer: Sendable {
                 if state.total != total { return (false, (state.total, state.last + self.pause)) }
                 if state.running && state.commits > 0 { return (false, (state.total, .now() + self.pause)) }
                 state.watching = false
-                guard state.commits > 0, state.total - state.covered >= self.pauseMinimum else { return (false, nil) }
+                guard !state.running, state.total - state.settled >= self.pauseMinimum else { return (false, nil) }
                 state.commits = 0
                 state.running = true
                 return (true, nil)
@@ -125,12 +131,13 @@ final class Checkpointer: Sendable {
             state.checkpoints += 1
             guard let log else { return }
             if log.walFrameCount >= restartFrames { state.tailDue = true }
-            if log.checkpointedFrameCount == log.walFrameCount { state.covered = max(state.covered, total) }
+            if log.checkpointedFrameCount == log.walFrameCount, state.total == total { state.settled = total }
         }
     }
 
-    /// How many transactions a finished checkpoint has copied in full (tests).
-    var coveredTransactions: Int { state.withLock { $0.covered } }
+    /// How many transactions a checkpoint has copied in full with no save coming in meanwhile
+    /// (tests): the log starts again at the next one.
+    var settledTransactions: Int { state.withLock { $0.settled } }
 
     /// How many checkpoints have run (tests).
     var checkpoints: Int { state.withLock { $0.checkpoints } }
