@@ -22,7 +22,7 @@ actor SessionRoom {
     private var ticket = 0
     /// Saves up to this one were made before the last failure, and count for nothing.
     private var rolledBackThrough = 0
-    private var connections: [String: Connection] = [:]
+    private var connections = RoomConnections()
     private var timer: (deadline: Deadline, task: Task<Void, Never>)?
     /// How long to wait before firing a timer again after a save failed or the timer was refused,
     /// and when that last happened (`retryTimerLater`).
@@ -109,7 +109,7 @@ actor SessionRoom {
 
     var hasConnections: Bool { !connections.isEmpty }
 
-    var connectionsSnapshot: [Connection] { Array(connections.values) }
+    var connectionsSnapshot: [Connection] { Array(connections.all) }
 
     func participantRole(_ id: ParticipantID) -> Role? { game.role(of: id) }
 
@@ -162,7 +162,7 @@ actor SessionRoom {
     /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
     func attach(_ connection: Connection, now: Int64) -> Bool {
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
-        connections[connection.id] = connection
+        connections.insert(connection)
         idleSince = nil
         let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
         let projection = view(for: connection, now: now)
@@ -177,11 +177,10 @@ actor SessionRoom {
     }
 
     func detach(_ connectionId: String, now: Int64) {
-        guard let connection = connections.removeValue(forKey: connectionId) else { return }
+        guard let connection = connections.remove(connectionId) else { return }
         patchBases[connectionId] = nil
         if connections.isEmpty { idleSince = now }
-        let stillHere = connections.values.contains { $0.participantId == connection.participantId }
-        guard !stillHere else { return }
+        guard connections.of(connection.participantId).isEmpty else { return }
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
     }
 
@@ -328,7 +327,7 @@ actor SessionRoom {
             // Those who go get the state they leave in first; then they are taken off.
             items += dueItems(now: now, snapshots: true) + closing
             for case .close(let connection, _, _) in closing {
-                connections[connection.id] = nil
+                connections.remove(connection.id)
                 patchBases[connection.id] = nil
             }
         } else if case .brakePull = command {
@@ -356,7 +355,7 @@ actor SessionRoom {
             let commands = try environment.database.commands(of: id)
             var saved = Self.replay(commands, of: record, environment: environment, logger: logger)
             saved.resetPresence(now: now)
-            for participant in Set(connections.values.map(\.participantId)) {
+            for participant in Set(connections.all.map(\.participantId)) {
                 _ = saved.setConnected(participant, true, now: now)
             }
             saved.continueVersion(after: game.version)
@@ -430,13 +429,11 @@ actor SessionRoom {
         for effect in effects {
             switch effect {
             case .revoke(let participant):
-                for connection in connections.values where connection.participantId == participant {
-                    close(connection, code: 4003, reason: "REVOKED")
-                }
+                for connection in connections.of(participant) { close(connection, code: 4003, reason: "REVOKED") }
             case .ended:
                 timer?.task.cancel()
                 timer = nil
-                for connection in connections.values { close(connection, code: 1000, reason: "SESSION_ENDED") }
+                for connection in connections.all { close(connection, code: 1000, reason: "SESSION_ENDED") }
             case .send:
                 break
             }
@@ -511,9 +508,7 @@ actor SessionRoom {
                 }
                 speaker.play(event, session: id, packId: game.settings.packId, clip: clip)
             }
-            let recipients = connections.values.filter {
-                audience.includes(role: $0.role, participant: $0.participantId)
-            }
+            let recipients = connections.recipients(of: audience)
             guard !recipients.isEmpty else { continue }
             let text = encode(event, now: now)
             for connection in recipients { items.append(.text(connection, .whole(text))) }
@@ -531,7 +526,7 @@ actor SessionRoom {
         var patchTexts: [Role: PatchText] = [:]
         var players: PlayerSnapshot?
         var items: [Outbox.Item] = []
-        for connection in connections.values {
+        for connection in connections.all {
             let role = connection.role
             let projection: Projection
             if let made = projections[role] {
