@@ -7,16 +7,6 @@ import Testing
     "Discovery (mDNS)", .serialized,
     .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"))
 struct DiscoveryTests {
-    /// Polls `body` until it returns a value or `seconds` pass.
-    private func eventually<T>(_ seconds: Double, _ body: () async throws -> T?) async throws -> T? {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if let value = try await body() { return value }
-            try await Task.sleep(for: .milliseconds(200))
-        } while Date() < deadline
-        return nil
-    }
-
     @Test("announced as _tripto._tcp and _http._tcp with its TXT records; found by avahi-browse and tripto discover")
     func announced() async throws {
         try await MDNSLoopback.running { mdns in
@@ -26,7 +16,9 @@ struct DiscoveryTests {
             defer { box.terminate() }
 
             let line = try #require(
-                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") } })
+                try await poll(for: .seconds(10), every: .milliseconds(200)) {
+                    try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") }
+                })
             // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
             let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
             #expect(fields[8] == String(box.port))
@@ -40,7 +32,10 @@ struct DiscoveryTests {
 
             // Shut down: withdrawn.
             await box.stop()
-            #expect(try await eventually(10) { try await mdns.browse("_tripto._tcp").isEmpty ? true : nil } == true)
+            #expect(
+                try await poll(for: .seconds(10), every: .milliseconds(200)) {
+                    try await mdns.browse("_tripto._tcp").isEmpty ? true : nil
+                } == true)
         }
     }
 
@@ -51,7 +46,9 @@ struct DiscoveryTests {
             try await box.start()
             defer { box.terminate() }
             #expect(
-                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } }
+                try await poll(for: .seconds(10), every: .milliseconds(200)) {
+                    try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") }
+                }
                     != nil
             )
 
@@ -59,7 +56,9 @@ struct DiscoveryTests {
             try await mdns.startAvahi()
             let start = Date()
             #expect(
-                try await eventually(15) { try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") } }
+                try await poll(for: .seconds(15), every: .milliseconds(200)) {
+                    try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") }
+                }
                     != nil
             )
             #expect(Date().timeIntervalSince(start) < 10)
@@ -74,11 +73,13 @@ struct DiscoveryTests {
             try await first.start()
             defer { first.terminate() }
             #expect(
-                try await eventually(10) { try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") } } != nil)
+                try await poll(for: .seconds(10), every: .milliseconds(200)) {
+                    try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") }
+                } != nil)
             try await second.start()
             defer { second.terminate() }
             let lines = try #require(
-                try await eventually(10) {
+                try await poll(for: .seconds(10), every: .milliseconds(200)) {
                     let lines = try await mdns.browse("_tripto._tcp").filter { $0.contains("Twin") }
                     return lines.count == 2 ? lines : nil
                 })

@@ -186,10 +186,8 @@ private final class LogUnderLoad {
     func checkpointed() async throws {
         let checkpointer = try #require(database.journal.checkpointer)
         let due = seq - (checkpointer.pauseMinimum - 1)
-        for _ in 0..<1_000 where checkpointer.settledTransactions < due {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(checkpointer.settledTransactions >= due, "no checkpoint of the last commands")
+        let settled = try await poll(for: .seconds(10)) { checkpointer.settledTransactions >= due ? true : nil }
+        #expect(settled == true, "no checkpoint of the last commands")
     }
 
     /// Saves `count` commands, each once the one before it is on disk.
@@ -239,7 +237,7 @@ struct JournalThreadTests {
             // The database goes away here, most likely before the journal's thread has taken the write.
         }
         let seen = try #require(
-            try await Self.within(.seconds(5)) { report.withLock { $0 } }, "the write was never saved")
+            try await poll(for: .seconds(5)) { report.withLock { $0 } }, "the write was never saved")
         #expect(seen.saved)
         #expect(seen.name == "tripto.journal\n")
         // The scheduler's figures are in /proc on kernels built with them; the slice, from Linux 6.12.
@@ -249,18 +247,8 @@ struct JournalThreadTests {
         }
         // With its journal gone and nothing left to save, the thread ends.
         let task = "/proc/self/task/\(seen.thread)"
-        let ended = try await Self.within(.seconds(5)) { FileManager.default.fileExists(atPath: task) ? nil : true }
+        let ended = try await poll(for: .seconds(5)) { FileManager.default.fileExists(atPath: task) ? nil : true }
         #expect(ended == true, "the journal's thread outlived its journal")
-    }
-
-    /// Polls `value` until it gives something, for at most `limit`.
-    private static func within<T>(_ limit: Duration, _ value: () -> T?) async throws -> T? {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if let value = value() { return value }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return value()
     }
 
     /// Linux 6.12 and later give a normal thread the slice it asks for.
