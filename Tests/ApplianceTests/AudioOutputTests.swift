@@ -37,12 +37,11 @@ struct AudioOutputTests {
     }
 
     static func waitForLog(_ box: BoxProcess, _ text: String, timeout: TimeInterval = 90) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = box.log.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            try await Task.sleep(for: .milliseconds(100))
+        let line = try await poll(for: .seconds(timeout), every: .milliseconds(100)) {
+            box.log.split(separator: "\n").first { $0.contains(text) }.map(String.init)
         }
-        throw HarnessError.timeout("the box never logged \"\(text)\"; log:\n\(box.log)")
+        guard let line else { throw HarnessError.timeout("the box never logged \"\(text)\"; log:\n\(box.log)") }
+        return line
     }
 
     /// What the box was told to play, in server time, as the TV heard it.

@@ -64,12 +64,11 @@ struct KioskTests {
         let first = try await http.get("/v1/kiosk")
         #expect(first.status == 200)
         // Nobody connects: the session idles out and the kiosk opens a new one.
-        var next = first
-        let deadline = Date().addingTimeInterval(10)
-        while next.string("sessionId") == first.string("sessionId"), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(300))
-            next = try await http.get("/v1/kiosk")
-        }
+        let next = try #require(
+            try await poll(for: .seconds(10), every: .milliseconds(300)) {
+                let kiosk = try await http.get("/v1/kiosk")
+                return kiosk.string("sessionId") != first.string("sessionId") ? kiosk : nil
+            }, "the kiosk kept its idle session")
         #expect(next.string("sessionId") != first.string("sessionId"))
         #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
     }

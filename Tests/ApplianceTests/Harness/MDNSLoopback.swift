@@ -124,10 +124,8 @@ final class MDNSLoopback: @unchecked Sendable {
     }
 
     private func wait(_ what: String, _ ready: () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if await ready() { return }
-            try await Task.sleep(for: .milliseconds(50))
+        if try await poll(for: .seconds(10), every: .milliseconds(50), { await ready() ? true : nil }) == true {
+            return
         }
         let log = (try? String(contentsOf: directory.appendingPathComponent("avahi.log"), encoding: .utf8)) ?? ""
         throw HarnessError.didNotStart("\(what) did not start: \(log)")
