@@ -215,9 +215,10 @@ struct MessageReader {
 }
 
 /// One socket's way into its room: its messages, then its leaving, run by the room in the order
-/// they came. One task at a time carries them, and it ends when none wait, so an idle socket has
-/// no task.
-final class RoomInbox: Sendable {
+/// they came. The room runs on one of the event loops (`SessionRoom.loop`): a socket on that loop
+/// hands it each message as it is read, before the loop reads the next socket; a socket on another
+/// loop sends its messages over, in order, with one hop each. No task carries them.
+struct RoomInbox: Sendable {
     enum Item: Sendable {
         case message(ClientMessage, now: Int64)
         /// The socket is gone.
@@ -225,39 +226,25 @@ final class RoomInbox: Sendable {
     }
 
     let room: SessionRoom
-    private let connectionId: String
-    private let state = Mutex<(items: [Item], carried: Bool)>(([], false))
+    let connectionId: String
 
-    init(room: SessionRoom, connectionId: String) {
-        self.room = room
-        self.connectionId = connectionId
-    }
-
+    /// On the socket's event loop.
     func post(_ item: Item) {
-        let start = state.withLock { state in
-            state.items.append(item)
-            defer { state.carried = true }
-            return !state.carried
+        // A socket can go while the room runs on this loop (the room dropped a client that does
+        // not read): its leaving always waits for the room's next turn, never runs inside it.
+        if case .message = item, room.loop.inEventLoop {
+            run(item)
+        } else {
+            room.loop.execute { self.run(item) }
         }
-        if start { Task { await self.carry() } }
     }
 
-    private func carry() async {
-        while let item = next() {
+    private func run(_ item: Item) {
+        room.assumeIsolated { room in
             switch item {
-            case .message(let message, let now): await room.receive(message, from: connectionId, now: now)
-            case .detach(let now): await room.detach(connectionId, now: now)
+            case .message(let message, let now): room.receive(message, from: connectionId, now: now)
+            case .detach(let now): room.detach(connectionId, now: now)
             }
-        }
-    }
-
-    private func next() -> Item? {
-        state.withLock { state in
-            guard !state.items.isEmpty else {
-                state.carried = false
-                return nil
-            }
-            return state.items.removeFirst()
         }
     }
 }

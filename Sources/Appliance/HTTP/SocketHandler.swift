@@ -9,8 +9,7 @@ import NIOWebSocket
 /// room, and then hands each message it reads to the room, in order. It answers pings and takes part
 /// in the closing handshake, whichever side starts it. No task waits while the socket is open (a
 /// task per socket was most of what a socket cost: docs/bench.md, "Seventh round"): the room's
-/// messages are written from `Connection`, and a task runs only while messages are on their way to
-/// the room (`RoomInbox`).
+/// messages are written from `Connection`, and the client's reach the room through `RoomInbox`.
 final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame

@@ -1,6 +1,8 @@
 import Core
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
@@ -11,6 +13,11 @@ import Synchronization
 /// is on disk (`rollBack`): nobody was sent anything of what was lost.
 actor SessionRoom {
     nonisolated let id: String
+    /// The event loop the room runs on, its actor's executor: one of the box's loops, in turn. A
+    /// socket on this loop hands the room each message as it reads it; a socket on another loop
+    /// sends its messages over (`RoomInbox`).
+    nonisolated let loop: any EventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
     nonisolated let joinCode: String
     private let record: SessionRecord
     private let environment: RoomEnvironment
@@ -52,6 +59,7 @@ actor SessionRoom {
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
         id = record.id
         joinCode = record.joinCode
+        loop = MultiThreadedEventLoopGroup.singleton.next()
         self.record = record
         self.environment = environment
         var logger = environment.logger

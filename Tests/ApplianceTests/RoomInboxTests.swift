@@ -1,0 +1,57 @@
+import Core
+import Foundation
+import Testing
+
+/// A room runs on one of the box's event loops. A socket on that loop hands it each message as it
+/// is read; a socket on the other loop sends its messages over. Sockets are spread over the loops
+/// in turn as they connect, so each test below has sockets on both.
+@Suite("Messages on their way to the room", .serialized)
+struct RoomInboxTests {
+    let box: BoxProcess
+
+    init() async throws {
+        box = try BoxProcess()
+        try await box.start()
+    }
+
+    @Test("each socket's messages reach the room in the order they were sent, from either event loop")
+    func order() async throws {
+        let names = (1...5).map { "Player \($0)" }
+        let table = try await LiveTable.open(box, players: names)
+        // 30 each, within a client's burst of 40: the room answers every PING as it takes it.
+        let count = 30
+        for socket in table.everyone {
+            for index in 0..<count { socket.send(.ping(.init(clientTimeMs: Int64(index)))) }
+        }
+        for socket in table.everyone {
+            var heard: [Int] = []
+            for _ in 0..<count {
+                let pong = try await socket.expect("PONG")
+                heard.append(try #require(pong.payloadObject["clientTimeMs"] as? Int))
+            }
+            #expect(heard == Array(0..<count))
+        }
+        table.closeAll()
+    }
+
+    @Test("a command sent just before the socket closes is run before the socket's leaving")
+    func lastWord() async throws {
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        table.host.close()
+        _ = try await table.host.closeCode()
+        let tv = try #require(table.tv)
+        // Each time a new socket for the host, on one loop and then the other.
+        for round in 0..<6 {
+            let paused = round % 2 == 0
+            let host = TestSocket(url: box.webSocketURL, token: table.hostToken)
+            try await host.expect("WELCOME")
+            host.send(paused ? .hostPause : .hostResume)
+            host.close()
+            try await tv.expectSnapshot { $0.paused == paused }
+            _ = try await host.closeCode()
+        }
+        table.closeAll()
+    }
+}
