@@ -29,8 +29,8 @@ final class Outbox: Sendable {
         /// Waiting for their saves, in order (`after` never decreases).
         var held: [Held] = []
         var heldStart = 0
-        /// A save failed: nothing goes out until the room has gone back to what is on disk.
-        var blocked = false
+        /// A save failed, and why: nothing goes out until the room has gone back to what is on disk.
+        var failure: Failure?
         /// Tickets up to this one belong to before the last failure; what becomes of them no longer matters.
         var staleThrough = 0
     }
@@ -44,7 +44,7 @@ final class Outbox: Sendable {
     func post(_ items: [Item], after ticket: Int, origin: Connection? = nil) {
         guard !items.isEmpty || origin != nil else { return }
         state.withLock { state in
-            if !state.blocked, state.heldStart == state.held.count, ticket <= state.saved {
+            if state.failure == nil, state.heldStart == state.held.count, ticket <= state.saved {
                 send(items)
             } else {
                 state.held.append(Held(after: ticket, items: items, origin: origin))
@@ -57,7 +57,7 @@ final class Outbox: Sendable {
         state.withLock { state in
             guard ticket > state.staleThrough else { return }
             state.saved = ticket
-            guard !state.blocked else { return }
+            guard state.failure == nil else { return }
             var due: [Item] = []
             while state.heldStart < state.held.count, state.held[state.heldStart].after <= ticket {
                 due += state.held[state.heldStart].items
@@ -71,13 +71,22 @@ final class Outbox: Sendable {
         }
     }
 
+    /// A save that failed: the first since the room last went back to what is on disk.
+    struct Failure: Sendable {
+        var ticket: Int
+        var reason: String
+    }
+
     /// The journal could not save `ticket`: hold everything until the room has gone back (`reset`).
-    func failed(_ ticket: Int) {
+    func failed(_ ticket: Int, reason: String) {
         state.withLock { state in
-            guard ticket > state.staleThrough else { return }
-            state.blocked = true
+            guard ticket > state.staleThrough, state.failure == nil else { return }
+            state.failure = Failure(ticket: ticket, reason: reason)
         }
     }
+
+    /// The save that failed, until the room has gone back (`reset`).
+    var failure: Failure? { state.withLock { $0.failure } }
 
     /// What was dropped by `reset`: the connections whose commands were lost, and those that
     /// were to be closed (kicked, or their session ended) by them.

@@ -27,8 +27,6 @@ actor SessionRoom {
     private var seq: Int
     /// The last save handed to the journal; its messages wait in the outbox until it is on disk.
     private var ticket = 0
-    /// Saves up to this one were made before the last failure, and count for nothing.
-    private var rolledBackThrough = 0
     private var connections = RoomConnections()
     private var timer: (deadline: Deadline, task: Task<Void, Never>)?
     /// How long to wait before firing a timer again after a save failed or the timer was refused,
@@ -291,6 +289,9 @@ actor SessionRoom {
         _ command: Command, by actor: Actor, now: Int64, origin: Connection? = nil,
         newParticipant: ParticipantRecord? = nil, played: [PlayedRecord] = [], newSession: SessionRecord? = nil
     ) throws(BoxError) -> Save? {
+        // After a failed save the room goes back first, so that this command is applied to what is
+        // on disk and can be saved.
+        rollBackIfFailed()
         var next = game
         let effects: [Effect]
         do {
@@ -323,9 +324,11 @@ actor SessionRoom {
                 outbox.saved(ticket)
                 save.finish(.success(()))
             case .failure(let error):
-                outbox.failed(ticket)
+                // Recorded before anyone hears of it: the room goes back before it runs any
+                // command after this (`run`), even one that comes before the task below.
+                outbox.failed(ticket, reason: "\(error)")
                 save.finish(.failure(.storage("\(error)")))
-                Task { await self?.rollBack(failed: ticket, error: error) }
+                Task { await self?.rollBackIfFailed() }
             }
         }
         game = next
@@ -351,14 +354,15 @@ actor SessionRoom {
         return save
     }
 
-    /// A save failed (a full disk, say): the room goes back to what is on disk. Every later
+    /// If a save failed (a full disk, say), the room goes back to what is on disk. Every later
     /// command of the room fails its save too (the journal keeps a session's log without gaps), so
-    /// this runs once per failure; what waited in the outbox is dropped, the clients whose commands
-    /// were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the state on disk.
-    private func rollBack(failed: Int, error: any Error) {
-        guard failed > rolledBackThrough else { return }
+    /// this runs once per failure: before the room's next command, or from the task the failure
+    /// starts, whichever comes first. What waited in the outbox is dropped, the clients whose
+    /// commands were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the state on disk.
+    private func rollBackIfFailed() {
+        guard let failure = outbox.failure else { return }
         let now = ServerClock.now()
-        logger.error("command not saved, back to the saved state", metadata: ["error": "\(error)"])
+        logger.error("command not saved, back to the saved state", metadata: ["error": "\(failure.reason)"])
         do {
             let commands = try environment.database.commands(of: id)
             var saved = Self.replay(commands, of: record, environment: environment, logger: logger)
@@ -373,7 +377,6 @@ actor SessionRoom {
             // Kept as it is; the next save fails its sequence check and brings the room back here.
             logger.error("command log not read back", metadata: ["error": "\(error)"])
         }
-        rolledBackThrough = ticket
         let dropped = outbox.reset(lastTicket: ticket)
         // Some of the snapshots and patches were dropped: nobody's base is known any more.
         patchBases.removeAll()
@@ -383,7 +386,7 @@ actor SessionRoom {
         }
         var items: [Outbox.Item] = []
         for connection in dropped.origins where connections[connection.id] != nil {
-            items.append(.text(connection, .whole(encode(.error(BoxError.storage("\(error)").payload), now: now))))
+            items.append(.text(connection, .whole(encode(.error(BoxError.storage(failure.reason).payload), now: now))))
         }
         outbox.post(items + snapshots(now: now), after: ticket)
         retryTimerLater(now: now)
