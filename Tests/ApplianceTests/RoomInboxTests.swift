@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// A room runs on one of the box's event loops. A socket on that loop hands it each message as it
-/// is read; a socket on the other loop sends its messages over. Sockets are spread over the loops
-/// in turn as they connect, so each test below has sockets on both.
+/// is read; a socket on another loop sends its messages over. Sockets are spread over the loops
+/// in turn as they connect (one loop per core), so with up to six loops each test below has
+/// sockets on the room's loop and on others.
 @Suite("Messages on their way to the room", .serialized)
 struct RoomInboxTests {
     let box: BoxProcess
@@ -42,7 +43,7 @@ struct RoomInboxTests {
         table.host.close()
         _ = try await table.host.closeCode()
         let tv = try #require(table.tv)
-        // Each time a new socket for the host, on one loop and then the other.
+        // Each time a new socket for the host, on the next loop.
         for round in 0..<6 {
             let paused = round % 2 == 0
             let host = TestSocket(url: box.webSocketURL, token: table.hostToken)

@@ -2,9 +2,9 @@ import CTaskHooks
 import NIOCore
 import NIOPosix
 
-/// Runs Swift concurrency's jobs (REST handlers, timers, the journal's callbacks) on the box's NIO
-/// event loops instead of the runtime's own thread pool. Each session room runs on one of the
-/// loops, its actor's executor (`SessionRoom.loop`).
+/// Runs Swift concurrency's jobs (REST handlers, and the tasks that rooms, the journal and the
+/// services start) on the box's NIO event loops instead of the runtime's own thread pool. Each
+/// session room runs on one of the loops, its actor's executor (`SessionRoom.loop`).
 ///
 /// Every message used to cross threads twice before its room saw it: the event loop read it, and
 /// a pool thread ran the socket's task and the room. On a small box the threads of both groups

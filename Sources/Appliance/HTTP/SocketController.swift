@@ -75,19 +75,18 @@ struct SocketController: Sendable {
     /// Finds the token's participant and attaches a connection for it, which writes to `socket`.
     func admit(token: String, socket: Connection.Socket, takesPatches: Bool, now: Int64) async -> Admission {
         guard let participant = try? environment.database.participant(token: token) else { return .refused }
-        let live = await hub.room(id: participant.sessionId)
-        guard let room = live, await !room.isEnded, await room.participantRole(participant.id) != nil else {
-            if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
-            {
-                return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
-            }
-            return .refused
+        if let room = await hub.room(id: participant.sessionId) {
+            let connection = Connection(
+                id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
+                takesPatches: takesPatches, socket: socket)
+            // The room decides on the state it has saved: the session may have ended, or the
+            // participant been kicked.
+            if await room.attach(connection, now: now) { return .attached(connection, room) }
         }
-        let connection = Connection(
-            id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
-            takesPatches: takesPatches, socket: socket)
-        // Ended or kicked between the check above and now: refused.
-        return await room.attach(connection, now: now) ? .attached(connection, room) : .refused
+        if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason {
+            return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
+        }
+        return .refused
     }
 
     /// On the channel's event loop: the texts as text frames, in order, in one buffer with one

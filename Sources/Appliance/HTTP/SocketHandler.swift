@@ -154,6 +154,8 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .open(var reader, let inbox):
             let now = ServerClock.now()
             let message = reader.check(text, now: now)
+            // Its reply can drop a client that does not read, which ends the socket right here.
+            guard case .open = stage else { return }
             stage = .open(reader, inbox)
             if let message { inbox.post(.message(message, now: now)) }
         case .done:

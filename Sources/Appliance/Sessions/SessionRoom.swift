@@ -6,11 +6,11 @@ import NIOPosix
 import Synchronization
 
 /// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
-/// in arrival order. A command is applied at once and its save handed to the journal; its messages
+/// in the order it reaches the room. A command is applied at once and its save handed to the journal; its messages
 /// go out through the room's `Outbox` once it, and every command before it, is on disk. The room
 /// never waits for the disk itself, so a burst of commands costs one save each in the journal's
 /// group commits rather than one save after another. If a save fails, the room goes back to what
-/// is on disk (`rollBack`): nobody was sent anything of what was lost.
+/// is on disk (`rollBackIfFailed`): nobody was sent anything of what was lost.
 actor SessionRoom {
     nonisolated let id: String
     /// The event loop the room runs on, its actor's executor: one of the box's loops, in turn. A
@@ -167,6 +167,7 @@ actor SessionRoom {
 
     /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
     func attach(_ connection: Connection, now: Int64) -> Bool {
+        rollBackIfFailed()
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections.insert(connection)
         idleSince = nil
@@ -204,6 +205,7 @@ actor SessionRoom {
 
     /// A message from a connected client.
     func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
+        rollBackIfFailed()
         guard let connection = connections[connectionId] else { return }
         let actor = Actor.participant(connection.participantId)
         let command: Command
@@ -356,8 +358,8 @@ actor SessionRoom {
 
     /// If a save failed (a full disk, say), the room goes back to what is on disk. Every later
     /// command of the room fails its save too (the journal keeps a session's log without gaps), so
-    /// this runs once per failure: before the room's next command, or from the task the failure
-    /// starts, whichever comes first. What waited in the outbox is dropped, the clients whose
+    /// this runs once per failure: before the room's next message, command or connection, or from
+    /// the task the failure starts, whichever comes first. What waited in the outbox is dropped, the clients whose
     /// commands were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the state on disk.
     private func rollBackIfFailed() {
         guard let failure = outbox.failure else { return }
