@@ -29,8 +29,8 @@ final class Outbox: Sendable {
         /// Waiting for their saves, in order (`after` never decreases).
         var held: [Held] = []
         var heldStart = 0
-        /// A save failed, and why: nothing goes out until the room has gone back to what is on disk.
-        var failure: Failure?
+        /// Why a save failed: nothing goes out until the room has gone back to what is on disk.
+        var failure: String?
         /// Tickets up to this one belong to before the last failure; what becomes of them no longer matters.
         var staleThrough = 0
     }
@@ -71,22 +71,16 @@ final class Outbox: Sendable {
         }
     }
 
-    /// A save that failed: the first since the room last went back to what is on disk.
-    struct Failure: Sendable {
-        var ticket: Int
-        var reason: String
-    }
-
     /// The journal could not save `ticket`: hold everything until the room has gone back (`reset`).
     func failed(_ ticket: Int, reason: String) {
         state.withLock { state in
             guard ticket > state.staleThrough, state.failure == nil else { return }
-            state.failure = Failure(ticket: ticket, reason: reason)
+            state.failure = reason
         }
     }
 
-    /// The save that failed, until the room has gone back (`reset`).
-    var failure: Failure? { state.withLock { $0.failure } }
+    /// Why the first save since the room last went back failed, until it goes back (`reset`).
+    var failure: String? { state.withLock { $0.failure } }
 
     /// What was dropped by `reset`: the connections whose commands were lost, and those that
     /// were to be closed (kicked, or their session ended) by them.

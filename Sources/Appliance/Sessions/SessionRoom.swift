@@ -6,11 +6,11 @@ import NIOPosix
 import Synchronization
 
 /// The one owner of a session: every command, from REST, a socket or a timer, runs here one at a time
-/// in the order it reaches the room. A command is applied at once and its save handed to the journal; its messages
-/// go out through the room's `Outbox` once it, and every command before it, is on disk. The room
-/// never waits for the disk itself, so a burst of commands costs one save each in the journal's
-/// group commits rather than one save after another. If a save fails, the room goes back to what
-/// is on disk (`rollBackIfFailed`): nobody was sent anything of what was lost.
+/// in the order it reaches the room. A command is applied at once and its save handed to the
+/// journal; its messages go out through the room's `Outbox` once it, and every command before it,
+/// is on disk. The room never waits for the disk itself, so a burst of commands costs one save each
+/// in the journal's group commits rather than one save after another. If a save fails, the room goes
+/// back to what is on disk (`rollBackIfFailed`): nobody was sent anything of what was lost.
 actor SessionRoom {
     nonisolated let id: String
     /// The event loop the room runs on, its actor's executor: one of the box's loops, in turn. A
@@ -326,8 +326,8 @@ actor SessionRoom {
                 outbox.saved(ticket)
                 save.finish(.success(()))
             case .failure(let error):
-                // Recorded before anyone hears of it: the room goes back before it runs any
-                // command after this (`run`), even one that comes before the task below.
+                // Recorded before anyone hears of it: the room goes back before it takes any
+                // message, command or connection after this, even one that comes before the task below.
                 outbox.failed(ticket, reason: "\(error)")
                 save.finish(.failure(.storage("\(error)")))
                 Task { await self?.rollBackIfFailed() }
@@ -359,12 +359,13 @@ actor SessionRoom {
     /// If a save failed (a full disk, say), the room goes back to what is on disk. Every later
     /// command of the room fails its save too (the journal keeps a session's log without gaps), so
     /// this runs once per failure: before the room's next message, command or connection, or from
-    /// the task the failure starts, whichever comes first. What waited in the outbox is dropped, the clients whose
-    /// commands were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the state on disk.
+    /// the task the failure starts, whichever comes first. What waited in the outbox is dropped, the
+    /// clients whose commands were lost get STORAGE_UNAVAILABLE, and everyone gets a snapshot of the
+    /// state on disk.
     private func rollBackIfFailed() {
         guard let failure = outbox.failure else { return }
         let now = ServerClock.now()
-        logger.error("command not saved, back to the saved state", metadata: ["error": "\(failure.reason)"])
+        logger.error("command not saved, back to the saved state", metadata: ["error": "\(failure)"])
         do {
             let commands = try environment.database.commands(of: id)
             var saved = Self.replay(commands, of: record, environment: environment, logger: logger)
@@ -388,7 +389,7 @@ actor SessionRoom {
         }
         var items: [Outbox.Item] = []
         for connection in dropped.origins where connections[connection.id] != nil {
-            items.append(.text(connection, .whole(encode(.error(BoxError.storage(failure.reason).payload), now: now))))
+            items.append(.text(connection, .whole(encode(.error(BoxError.storage(failure).payload), now: now))))
         }
         outbox.post(items + snapshots(now: now), after: ticket)
         retryTimerLater(now: now)
