@@ -7,6 +7,15 @@ import Testing
     "Discovery (mDNS)", .serialized,
     .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"))
 struct DiscoveryTests {
+    /// The first `_tripto._tcp` announcement that names `text`, if one is seen within `limit`.
+    private static func announcement(
+        naming text: String, in mdns: MDNSLoopback, within limit: Duration = .seconds(10)
+    ) async throws -> String? {
+        try await poll(for: limit, every: .milliseconds(200)) {
+            try await mdns.browse("_tripto._tcp").first { $0.contains(text) }
+        }
+    }
+
     @Test("announced as _tripto._tcp and _http._tcp with its TXT records; found by avahi-browse and tripto discover")
     func announced() async throws {
         try await MDNSLoopback.running { mdns in
@@ -15,10 +24,7 @@ struct DiscoveryTests {
             try await box.start()
             defer { box.terminate() }
 
-            let line = try #require(
-                try await poll(for: .seconds(10), every: .milliseconds(200)) {
-                    try await mdns.browse("_tripto._tcp").first { $0.contains("Living room") }
-                })
+            let line = try #require(try await Self.announcement(naming: "Living room", in: mdns))
             // =;lo;IPv4;Living\032room;_tripto._tcp;local;host.local;127.0.0.1;PORT;"version=0.1.0" "name=…" …
             let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
             #expect(fields[8] == String(box.port))
@@ -45,22 +51,12 @@ struct DiscoveryTests {
             let box = try BoxProcess(arguments: ["--name", "Restarted"], environment: mdns.environment, announce: true)
             try await box.start()
             defer { box.terminate() }
-            #expect(
-                try await poll(for: .seconds(10), every: .milliseconds(200)) {
-                    try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") }
-                }
-                    != nil
-            )
+            #expect(try await Self.announcement(naming: "Restarted", in: mdns) != nil)
 
             await mdns.stopAvahi()
             try await mdns.startAvahi()
             let start = Date()
-            #expect(
-                try await poll(for: .seconds(15), every: .milliseconds(200)) {
-                    try await mdns.browse("_tripto._tcp").first { $0.contains("Restarted") }
-                }
-                    != nil
-            )
+            #expect(try await Self.announcement(naming: "Restarted", in: mdns, within: .seconds(15)) != nil)
             #expect(Date().timeIntervalSince(start) < 10)
         }
     }
@@ -72,10 +68,7 @@ struct DiscoveryTests {
             let second = try BoxProcess(arguments: ["--name", "Twin"], environment: mdns.environment, announce: true)
             try await first.start()
             defer { first.terminate() }
-            #expect(
-                try await poll(for: .seconds(10), every: .milliseconds(200)) {
-                    try await mdns.browse("_tripto._tcp").first { $0.contains("Twin") }
-                } != nil)
+            #expect(try await Self.announcement(naming: "Twin", in: mdns) != nil)
             try await second.start()
             defer { second.terminate() }
             let lines = try #require(
