@@ -68,6 +68,23 @@ enum Secrets {
 }
 
 /// The box's clock: the one place that reads the time, in the wire's epoch milliseconds.
+///
+/// The wall clock is read once; from then on the box's time moves with the monotonic clock, so it
+/// never jumps when the system's clock is set. A board without a real-time clock boots with a
+/// stale date and may be set hours ahead once it finds a time server, in the middle of an
+/// evening: deadlines already given to the phones keep their meaning, and a session is not
+/// taken for idle. The monotonic clock runs at the rate the wall clock is slewed to, so the
+/// two differ only by the steps the wall clock took since the box started.
 enum ServerClock {
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    private static let anchor = (epochMs: Date().timeIntervalSince1970 * 1000, instant: ContinuousClock.now)
+
+    static func now() -> Int64 { milliseconds(since: anchor.epochMs, at: anchor.instant, now: .now) }
+
+    /// `epochMs` read at `instant`, carried forward to `now`.
+    static func milliseconds(
+        since epochMs: Double, at instant: ContinuousClock.Instant, now: ContinuousClock.Instant
+    ) -> Int64 {
+        let (seconds, attoseconds) = (now - instant).components
+        return Int64((epochMs + Double(seconds) * 1_000 + Double(attoseconds) / 1e15).rounded())
+    }
 }

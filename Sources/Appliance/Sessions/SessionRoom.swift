@@ -33,6 +33,8 @@ actor SessionRoom {
     /// and when that last happened (`retryTimerLater`).
     private var timerRetryMs: Int64 = 0
     private var lastFailureAt: Int64 = 0
+    /// The room's time, which never goes back (`advance`).
+    private var clock: Int64
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
     /// What waits for the room's next free moment (`sendDue`): a LOBBY_UPDATED for presence
@@ -71,6 +73,7 @@ actor SessionRoom {
         // New commands go after everything stored, even what did not replay.
         seq = commands.last?.seq ?? 0
         idleSince = now
+        clock = now
     }
 
     private static func replay(
@@ -144,6 +147,7 @@ actor SessionRoom {
     private func seat(
         _ role: Role, name: String?, now: Int64, newSession: SessionRecord?
     ) async throws(BoxError) -> Seat {
+        let now = advance(now)
         let participantId = Secrets.participantId()
         let token = Secrets.token()
         let command: Command
@@ -160,6 +164,7 @@ actor SessionRoom {
 
     /// Ends the session (DELETE by the host); returns once that is saved.
     func end(reason: String, by actor: Actor, now: Int64) async throws(BoxError) {
+        let now = advance(now)
         try await run(.end(reason: reason), by: actor, now: now)?.wait()
     }
 
@@ -168,6 +173,7 @@ actor SessionRoom {
     /// Adds a connection, unless the session has ended or its participant is gone meanwhile.
     func attach(_ connection: Connection, now: Int64) -> Bool {
         rollBackIfFailed()
+        let now = advance(now)
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections.insert(connection)
         idleSince = nil
@@ -184,6 +190,7 @@ actor SessionRoom {
     }
 
     func detach(_ connectionId: String, now: Int64) {
+        let now = advance(now)
         guard let connection = connections.remove(connectionId) else { return }
         patchBases[connectionId] = nil
         if connections.isEmpty { idleSince = now }
@@ -193,6 +200,7 @@ actor SessionRoom {
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.
     func endIfIdle(now: Int64, limitMs: Int64) async throws(BoxError) -> Bool {
+        let now = advance(now)
         guard !game.isEnded, connections.isEmpty, let idleSince, now - idleSince >= limitMs else { return false }
         try await run(.end(reason: "expired"), by: .box, now: now)?.wait()
         return true
@@ -206,6 +214,7 @@ actor SessionRoom {
     /// A message from a connected client.
     func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
         rollBackIfFailed()
+        let now = advance(now)
         guard let connection = connections[connectionId] else { return }
         let actor = Actor.participant(connection.participantId)
         let command: Command
@@ -258,6 +267,7 @@ actor SessionRoom {
 
     /// A kiosk's own start: returns once it is saved.
     func startGame(by actor: Actor, now: Int64) async throws(BoxError) {
+        let now = advance(now)
         try await startGameNow(by: actor, now: now)?.wait()
     }
 
@@ -278,10 +288,20 @@ actor SessionRoom {
 
     /// A kiosk's own restart after the finale: back to the lobby with the same players.
     func restartByBox(now: Int64) async throws(BoxError) {
+        let now = advance(now)
         try await run(.restart, by: .box, now: now)?.wait()
     }
 
     // MARK: Running commands
+
+    /// The room's time for what comes in stamped `now`: never before anything it took earlier. A
+    /// message read on another event loop is stamped there, and can reach the room after one that
+    /// the room's own loop read later (`RoomInbox`). It takes the later time, so the game's time
+    /// and the `serverTimeMs` of a session's messages only go forward.
+    private func advance(_ now: Int64) -> Int64 {
+        clock = max(clock, now)
+        return clock
+    }
 
     /// Applies a command now. If it changed the game, its save goes to the journal and its
     /// messages wait in the outbox for it; the returned `Save` is for callers that answer only once
@@ -364,7 +384,7 @@ actor SessionRoom {
     /// state on disk.
     private func rollBackIfFailed() {
         guard let failure = outbox.failure else { return }
-        let now = ServerClock.now()
+        let now = advance(ServerClock.now())
         logger.error("command not saved, back to the saved state", metadata: ["error": "\(failure)"])
         do {
             let commands = try environment.database.commands(of: id)
@@ -398,7 +418,7 @@ actor SessionRoom {
     private func fire(_ deadline: Deadline) {
         guard timer?.deadline == deadline else { return }
         timer = nil
-        let now = max(ServerClock.now(), deadline.at)
+        let now = advance(max(ServerClock.now(), deadline.at))
         do {
             try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
         } catch {
@@ -470,7 +490,7 @@ actor SessionRoom {
 
     private func sendDue() {
         sendDueScheduled = false
-        outbox.post(dueItems(now: ServerClock.now()), after: ticket)
+        outbox.post(dueItems(now: advance(ServerClock.now())), after: ticket)
     }
 
     /// A connection came or went: the LOBBY_UPDATED and snapshots that tell the others go out

@@ -1,0 +1,90 @@
+import Core
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+@testable import Appliance
+
+/// The box's time only goes forward: its clock does not follow the system clock's steps, and a
+/// room never stamps anything before what it took earlier.
+@Suite("The box's clock")
+struct RoomClockTests {
+    @Test("the wall clock read once is carried forward by the monotonic clock")
+    func carriedForward() {
+        let start = ContinuousClock.now
+        let epochMs = 1_790_000_000_000.0
+        #expect(ServerClock.milliseconds(since: epochMs, at: start, now: start) == 1_790_000_000_000)
+        #expect(ServerClock.milliseconds(since: epochMs, at: start, now: start + .seconds(3_600)) == 1_790_003_600_000)
+        #expect(
+            ServerClock.milliseconds(since: epochMs, at: start, now: start + .microseconds(1_499)) == 1_790_000_000_001)
+        #expect(
+            ServerClock.milliseconds(since: epochMs + 0.6, at: start, now: start + .milliseconds(2))
+                == 1_790_000_000_003)
+        // With no step since the box started, it agrees with the wall clock.
+        let wall = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        #expect(abs(ServerClock.now() - wall) <= 2)
+    }
+
+    @Test("a message stamped before one the room has taken is answered at the room's later time")
+    func roomNeverGoesBack() async throws {
+        let logger = Logger(label: "RoomClockTests")
+        let environment = RoomEnvironment(
+            database: try .inMemory(),
+            packs: PackLibrary(
+                directory: BoxProcess.repositoryRoot.appendingPathComponent("packs").path, preferredDefault: nil,
+                logger: logger),
+            address: PublicAddress(configured: "http://box.test", port: 8080), limits: Limits(), logger: logger)
+        let start = ServerClock.now()
+        let record = SessionRecord(
+            id: Secrets.sessionId(), joinCode: "ABCDEF", joinToken: Secrets.token(),
+            tvJoinTokenHash: Secrets.hash("tv"),
+            settings: try environment.settings(from: nil), maxPlayers: 50, createdAt: start)
+        let (room, seat) = try await SessionRoom.create(
+            record: record, creator: .host, environment: environment, now: start)
+
+        let written = Written()
+        let socket = Connection.Socket(
+            eventLoop: room.loop,
+            write: { texts, done in
+                written.texts.withLock { $0 += texts.map(\.string) }
+                done.succeed()
+            },
+            close: { _, _ in }, end: {})
+        let host = Connection(
+            id: "host-socket", participantId: seat.participantId, role: .host, takesPatches: false, socket: socket)
+        #expect(await room.attach(host, now: start + 10))
+        // The second PING was read first, on another loop, and reached the room after the first.
+        for (index, stamp) in [50, 20, 60].enumerated() {
+            await room.receive(.ping(.init(clientTimeMs: Int64(index))), from: host.id, now: start + Int64(stamp))
+        }
+
+        let messages = try await waitFor(written) { $0.filter { $0["type"] as? String == "PONG" }.count == 3 }
+        let stamps = messages.map { ($0["serverTimeMs"] as? Int).map { Int64($0) - start } }
+        #expect(stamps == [10, 10, 50, 50, 60], "WELCOME, STATE_SNAPSHOT and the PONGs")
+        let pongs = messages.filter { $0["type"] as? String == "PONG" }
+        #expect(
+            pongs.map { ($0["payload"] as? [String: Any])?["serverTimeMs"] as? Int }
+                == [50, 50, 60].map { Int(start) + $0 })
+        await room.closeAll(code: 1001, reason: "test over")
+    }
+
+    /// The messages written so far, once `done` says they are all there (within 5 s).
+    private func waitFor(_ written: Written, _ done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let messages = try written.texts.withLock { $0 }.map {
+                try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            if done(messages) { return messages }
+            try #require(ContinuousClock.now < deadline, "only these messages: \(messages)")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// What a room wrote to a socket.
+    private final class Written: Sendable {
+        let texts = Mutex<[String]>([])
+    }
+}
