@@ -28,6 +28,10 @@ struct CreateJoinScenarioTests {
         #expect(lookup.status == 200)
         #expect(lookup.json["hasHost"] as? Bool == false)
         #expect(lookup.json["hasTv"] as? Bool == true)
+        // Spaces and dashes in a typed code are ignored, in the path as in the query.
+        let spaced = "\(code.prefix(3))%20\(code.dropFirst(3).lowercased())"
+        #expect(try await http.get("/v1/sessions/by-code/\(spaced)").string("sessionId") == lookup.string("sessionId"))
+        #expect(try await http.get("/v1/sessions/lookup?joinCode=\(spaced)").status == 200)
         let joined = try await http.post(
             "/v1/sessions/\(lookup.string("sessionId"))/join", ["role": "HOST", "joinCode": code])
         #expect(joined.status == 201)
@@ -82,10 +86,10 @@ struct CreateJoinScenarioTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(replaced?.status == 201)
-        // The old TV token no longer works.
+        // The old TV token no longer works: it was replaced.
         let old = TestSocket(url: box.webSocketURL, token: created.string("tvAuthToken"))
         try await old.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
-        #expect(try await old.closeCode() == 4001)
+        #expect(try await old.closeCode() == 4003)
     }
 
     @Test("5. the web joins as Host where an iOS host exists: HOST_ROLE_TAKEN")

@@ -205,9 +205,10 @@ struct ErrorCodeTests {
         let last = try await anna.socket.expectSnapshot { !$0.players.contains { $0.playerId == anna.id } }
         #expect(last.you == nil)
         #expect(try await anna.socket.closeCode() == 4003)
+        // Coming back with it, she is told the same: her seat was taken away.
         let again = TestSocket(url: box.webSocketURL, token: anna.token)
         try await again.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
-        #expect(try await again.closeCode() == 4001)
+        #expect(try await again.closeCode() == 4003)
         table.closeAll()
     }
 

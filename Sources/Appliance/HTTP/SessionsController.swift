@@ -12,7 +12,8 @@ struct SessionsController: Sendable {
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.post("/v1/sessions") { request, context in try await create(request, context) }
         router.get("/v1/sessions/by-code/:code") { request, context in
-            try await lookup(code: context.parameters.get("code") ?? "", context)
+            // A path segment comes percent-encoded: "ABC%20DEF" is a code typed with a space.
+            try await lookup(code: context.parameters.get("code")?.removingPercentEncoding ?? "", context)
         }
         router.get("/v1/sessions/lookup") { request, context in
             try await lookup(code: request.uri.queryParameters.get("joinCode") ?? "", context)

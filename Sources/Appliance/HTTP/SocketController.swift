@@ -68,25 +68,32 @@ struct SocketController: Sendable {
         case attached(Connection, SessionRoom)
         /// Its session has ended: the client gets this SESSION_ENDED, then close 1000.
         case ended(String)
-        /// No such token, or its participant is gone: ERROR UNAUTHORIZED, then close 4001.
+        /// The token's participant was kicked, left, or was replaced as host or TV: ERROR
+        /// UNAUTHORIZED, then close 4003, as a connection of theirs gets when it happens.
+        case revoked
+        /// No such token (or no such session): ERROR UNAUTHORIZED, then close 4001.
         case refused
     }
 
     /// Finds the token's participant and attaches a connection for it, which writes to `socket`.
     func admit(token: String, socket: Connection.Socket, takesPatches: Bool, now: Int64) async -> Admission {
-        guard let participant = try? environment.database.participant(token: token) else { return .refused }
-        if let room = await hub.room(id: participant.sessionId) {
+        guard let participant = try? environment.database.participant(token: token, includingRevoked: true) else {
+            return .refused
+        }
+        var turnedAway = participant.revokedAt != nil
+        if !turnedAway, let room = await hub.room(id: participant.sessionId) {
             let connection = Connection(
                 id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
                 takesPatches: takesPatches, socket: socket)
             // The room decides on the state it has saved: the session may have ended, or the
-            // participant been kicked.
+            // participant been kicked (its revocation still on its way to the disk).
             if await room.attach(connection, now: now) { return .attached(connection, room) }
+            turnedAway = true
         }
         if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason {
             return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
         }
-        return .refused
+        return turnedAway ? .revoked : .refused
     }
 
     /// On the channel's event loop: the texts as text frames, in order, in one buffer with one

@@ -202,6 +202,11 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             for frame in waiting { read(frame) }
         case .ended(let sessionEnded):
             settleThenClose(with: sessionEnded, code: .normalClosure, reason: "SESSION_ENDED")
+        case .revoked:
+            let error = WireEncoder.error(
+                "UNAUTHORIZED", "This seat was taken away: kicked, left, or replaced", sessionId: "",
+                now: ServerClock.now())
+            settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4003), reason: "REVOKED")
         case .refused:
             refuse()
         }

@@ -198,14 +198,14 @@ struct BoxDatabase: Sendable {
         try writer.read { db in try SessionRecord.fetchOne(db, key: id) }
     }
 
-    /// The participant a token belongs to, unless it was revoked.
-    func participant(token: String) throws -> ParticipantRecord? {
+    /// The participant a token belongs to, unless it was revoked (or also then, if asked).
+    func participant(token: String, includingRevoked: Bool = false) throws -> ParticipantRecord? {
         let hash = Secrets.hash(token)
-        return try writer.read { db in
-            try ParticipantRecord.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM participant WHERE tokenHash = ? AND revokedAt IS NULL"),
-                arguments: [hash])
-        }
+        let sql =
+            includingRevoked
+            ? "SELECT * FROM participant WHERE tokenHash = ?"
+            : "SELECT * FROM participant WHERE tokenHash = ? AND revokedAt IS NULL"
+        return try writer.read { db in try ParticipantRecord.fetchOne(db.cachedStatement(sql: sql), arguments: [hash]) }
     }
 
     func liveJoinCodes() throws -> Set<String> {
