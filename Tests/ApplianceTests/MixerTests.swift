@@ -127,4 +127,20 @@ struct MixerTests {
         #expect(Self.rmsDb(Self.window(left, 0.15, 0.3)) < -100)
         #expect(Self.rmsDb(Self.window(left, 0.3, 0.4)) > -12)
     }
+
+    @Test("a stop calls off what was scheduled before it and has not started: the finale cut short")
+    func stopsCallOffPendingCues() {
+        var mixer = Mixer(musicGainDb: 0)
+        // The finale's timeline: a fanfare at 0.5 s, its bed from 1 s; a restart at 0.2 s stops both.
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.3)), at: Mixer.frames(ms: 500))
+        mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: Mixer.frames(ms: 1_000))
+        _ = Self.render(&mixer, seconds: 0.2)
+        mixer.schedule(.stopMusic(fadeMs: 300), at: Mixer.frames(ms: 200))
+        mixer.schedule(.stopVoice, at: Mixer.frames(ms: 200))
+        // What comes after the stop plays: the next game's bed.
+        mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: Mixer.frames(ms: 1_500))
+        let left = Self.render(&mixer, seconds: 2)
+        #expect(Self.rmsDb(Self.window(left, 0, 1.3)) < -100)
+        #expect(Self.rmsDb(Self.window(left, 1.8, 2.0)) > -15)
+    }
 }

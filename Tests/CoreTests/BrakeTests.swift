@@ -26,6 +26,12 @@ struct BrakeTests {
         #expect(effects.contains(.send(.brakeAccepted(accepted), to: .everyone)))
         #expect(effects.contains(.send(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: table.now)), to: .room)))
         #expect(effects.contains(.send(.audioStop(AudioStop()), to: .room)))
+        // The answer's timer belongs to the brake's phase, not to the clue's.
+        let answerTimer = effects.compactMap { effect -> TimerView? in
+            if case .send(.timerSync(let sync), _) = effect { sync } else { nil }
+        }
+        #expect(answerTimer.map(\.phase) == [.pausedForBrake])
+        #expect(answerTimer.map(\.durationMs) == [15_000])
         let version = table.game.version
         let second = try table.player(0, .brakePull())
         #expect(second == [.send(.brakeRejected(BrakeRejected(reason: .alreadyPaused)), to: .participant("p1"))])

@@ -7,13 +7,14 @@ struct Mixer {
     enum Cue: Sendable {
         /// MUSIC_SET: the bed fades in; a bed already playing fades out under it.
         case music(Sound, gainDb: Double)
-        /// MUSIC_STOP.
+        /// MUSIC_STOP: also calls off a bed scheduled before it to start after it.
         case stopMusic(fadeMs: Int)
         /// MUSIC_GAIN_SET: the host's music level.
         case musicGain(Double)
         /// AUDIO_PLAY: a new line replaces one still being spoken.
         case voice(Sound)
-        /// AUDIO_STOP.
+        /// AUDIO_STOP: also calls off the lines and effects scheduled before it to start after it
+        /// (the finale's fanfare after a restart).
         case stopVoice
         /// SFX_PLAY: effects overlap freely.
         case effect(Sound)
@@ -74,8 +75,26 @@ struct Mixer {
 
     /// Plays `cue` from frame `at`; a cue for a frame already rendered plays from the next one.
     mutating func schedule(_ cue: Cue, at: Int64) {
+        let at = max(at, frame)
+        switch cue {
+        case .stopMusic:
+            pending.removeAll {
+                guard $0.at >= at, case .music = $0.cue else { return false }
+                return true
+            }
+        case .stopVoice:
+            pending.removeAll {
+                guard $0.at >= at else { return false }
+                switch $0.cue {
+                case .voice, .effect: return true
+                case .music, .stopMusic, .musicGain, .stopVoice: return false
+                }
+            }
+        case .music, .musicGain, .voice, .effect:
+            break
+        }
         order += 1
-        pending.append((max(at, frame), order, cue))
+        pending.append((at, order, cue))
         pending.sort { ($0.at, $0.order) < ($1.at, $1.order) }
     }
 

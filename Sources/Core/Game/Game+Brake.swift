@@ -17,9 +17,10 @@ extension Game {
         for index in timers.indices where timers[index].purpose == .clue {
             timers[index].hold(.brake, at: now)
         }
+        // The phase first: the answer's timer belongs to it (`TIMER_SYNC`, `timers[]`).
+        phase = .pausedForBrake
         let timer = arm(.brakeAnswer, durationMs: Int64(settings.brakeAnswerSeconds) * 1000, now: now, into: &out)
         brake = BrakeState(ownerId: player, levelPoints: levelPoints, timerId: timer.id)
-        phase = .pausedForBrake
         out.everyone(
             .brakeAccepted(
                 BrakeAccepted(

@@ -59,6 +59,8 @@ extension Game {
         lastBrakePull = [:]
         for index in players.indices { players[index].points = 0 }
         stopMusic(fadeOutMs: 300, into: &out)
+        // The finale's sting, drumroll, fanfare and confetti may still be ahead: they are called off.
+        out.room(.audioStop(AudioStop()))
         out.everyone(.lobbyUpdated(lobby(at: now)))
     }
 
