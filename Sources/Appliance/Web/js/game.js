@@ -1,7 +1,7 @@
 // What the player, TV and host pages share about a game in progress: names, timers, the finale's
 // timeline and the connection overlays.
 import { t } from "./i18n.js";
-import { h, overlay } from "./ui.js";
+import { h, fill, overlay } from "./ui.js";
 
 export function nameOf(snap, playerId) {
   return (
@@ -20,13 +20,44 @@ export function timerParts(timer) {
   return { paused: false, end: timer.startAtServerMs + timer.durationMs, durationMs: timer.durationMs };
 }
 
+/** The brake answer's timer: frozen (`remainingMs`) while the host has paused. */
+export function brakeTimer(snap) {
+  return snap.brake ? (snap.timers.find((x) => x.phase === "PAUSED_FOR_BRAKE") ?? null) : null;
+}
+
+/** The seconds left, counting down; frozen while paused. */
+export function secondsLeftOf(timer, clock) {
+  const parts = timerParts(timer);
+  if (!parts) return null;
+  return parts.paused
+    ? h("span", { class: "countdown" }, Math.ceil(parts.remainingMs / 1000))
+    : h("span", { class: "countdown", dataset: { deadline: parts.end } }, Math.max(0, Math.ceil((parts.end - clock.now()) / 1000)));
+}
+
+/**
+ * A place on a screen for a timer's countdown that follows the timer as the box moves it (a pause
+ * freezes it, a resume moves its start on): `set(timer)` redraws it with `draw(timer)` only when the
+ * timer changed, so the rest of the screen, and what a player is typing, stays.
+ */
+export function followedTimer(draw, tag = "div") {
+  const el = h(tag);
+  let signature;
+  return {
+    el,
+    set(timer) {
+      const next = JSON.stringify(timerParts(timer));
+      if (next === signature) return;
+      signature = next;
+      fill(el, draw(timer));
+    },
+  };
+}
+
 /** "12" counting down, plus a shrinking bar; frozen while paused. */
 export function countdown(timer, clock, { bar = true, label } = {}) {
   const parts = timerParts(timer);
   if (!parts) return null;
-  const seconds = parts.paused
-    ? h("span", { class: "countdown" }, Math.ceil(parts.remainingMs / 1000))
-    : h("span", { class: "countdown", dataset: { deadline: parts.end } }, Math.max(0, Math.ceil((parts.end - clock.now()) / 1000)));
+  const seconds = secondsLeftOf(timer, clock);
   const fillEl = h("div");
   if (parts.paused) fillEl.style.width = `${(100 * parts.remainingMs) / parts.durationMs}%`;
   else Object.assign(fillEl.dataset, { barEnd: parts.end, barTotal: parts.durationMs });
@@ -82,8 +113,11 @@ export function resultsList(snap, results, { me, empty } = {}) {
   );
 }
 
-/** The connection overlay every game page shows while its socket is down. */
-export function showConnection(status) {
+/**
+ * The connection overlay every game page shows while its socket is down. `retry` tries again at
+ * once (the page keeps trying by itself, more slowly); `leave`, where given, lets the player go.
+ */
+export function showConnection(status, { retry, leave } = {}) {
   if (status === "open") {
     overlay("connection", null);
     return;
@@ -96,6 +130,8 @@ export function showConnection(status) {
       h("div", { class: "spinner", "aria-hidden": "true" }),
       h("h2", {}, status === "lost" ? t("conn.lost") : t("conn.connecting")),
       h("p", { class: "dim" }, status === "lost" ? t("conn.lostHelp") : t("conn.connectingHelp")),
+      retry ? h("button", { class: "primary block", id: "conn-retry", onclick: retry }, t("conn.retry")) : null,
+      leave ? h("button", { class: "danger block", id: "conn-leave", onclick: leave }, t("lobby.leave")) : null,
     ),
   );
 }
@@ -103,8 +139,9 @@ export function showConnection(status) {
 /**
  * The screen after the seat is gone, by the socket's close code: 1000 the session ended, 4003 this
  * seat was taken away (kicked, left, replaced), anything else a token the box does not know.
+ * `rejoin`, where given, offers a new seat in the same game.
  */
-export function endedScreen(closeCode, reason) {
+export function endedScreen(closeCode, reason, { rejoin } = {}) {
   overlay("connection", null);
   const kind = closeCode === 1000 ? "ended" : closeCode === 4003 ? "removed" : "unknown";
   const title = { ended: t("ended.title"), removed: t("ended.removed"), unknown: t("ended.unknown") }[kind];
@@ -115,6 +152,7 @@ export function endedScreen(closeCode, reason) {
     { class: "stack center", id: "ended" },
     h("h1", {}, title),
     h("p", { class: "dim" }, detail),
-    h("a", { class: "button primary block", href: "/", id: "join-another" }, t("ended.another")),
+    rejoin ? h("button", { class: "primary block", id: "rejoin", onclick: rejoin }, t("ended.rejoin")) : null,
+    h("a", { class: `button ${rejoin ? "" : "primary "}block`, href: "/", id: "join-another" }, t("ended.another")),
   );
 }

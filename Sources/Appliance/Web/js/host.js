@@ -3,7 +3,7 @@
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, peopleList, standingsList } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
+import { nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const stage = new Stage(main);
@@ -13,6 +13,8 @@ const seat = seats.get("host");
 let snap = null;
 let link = null;
 let gainDb = -8;
+// SESSION_ENDED comes before the close, and perhaps before any state to keep it in.
+let endedReason = null;
 
 /** Music levels of the host view, as gains in dB (−60 is off). */
 const MUSIC_LEVELS = [
@@ -43,11 +45,11 @@ function start() {
     return;
   }
   link = new BoxLink(seat.token, {
-    onstatus: showConnection,
+    onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
     onend: ({ code }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = snap?.endedReason;
+      const reason = endedReason ?? snap?.endedReason;
       snap = null;
       seats.clear("host");
       fill(panel);
@@ -75,7 +77,7 @@ function onmessage(message) {
       toast(t("tv.brake", { name: p.playerName }));
       return;
     case "SESSION_ENDED":
-      if (snap) snap.endedReason = p.reason;
+      endedReason = p.reason;
       return;
     case "ERROR":
       toast(errorMessage(p));
@@ -189,10 +191,11 @@ function render() {
     ROUND_INTRO: `intro:${round}`,
     CLUE_LEVEL: `clue:${round}`,
     PAUSED_FOR_BRAKE: `clue:${round}`,
-    REVEAL_DESTINATION: `reveal:${round}`,
-    FOLLOWUP_QUESTION: `followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}`,
-    SCOREBOARD: `score:${round}`,
-    FINAL_RESULTS: `final:${finaleStep(snap, link.clock) === "standings"}`,
+    // The Next buttons wait while the game is paused, so these screens follow the pause too.
+    REVEAL_DESTINATION: `reveal:${round}:${snap.paused}`,
+    FOLLOWUP_QUESTION: `followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}:${snap.paused}`,
+    SCOREBOARD: `score:${round}:${snap.paused}`,
+    FINAL_RESULTS: `final:${finaleStep(snap, link.clock) === "standings"}:${snap.paused}`,
     ROUND_END: "final:end",
   }[snap.phase];
   stage.show(key, screenFor(snap.phase));
@@ -308,7 +311,7 @@ function roundScreen() {
   return {
     el: h("section", { class: "stack" }, destinationCard(), body),
     update() {
-      const next = JSON.stringify([snap.phase, snap.clue, snap.brake, snap.lockedAnswers, snap.paused, snap.players]);
+      const next = JSON.stringify([snap.phase, snap.clue, snap.brake, brakeTimer(snap), snap.lockedAnswers, snap.paused, snap.players]);
       if (next === signature) return;
       signature = next;
       if (snap.phase === "ROUND_INTRO") {
@@ -333,7 +336,7 @@ function roundScreen() {
               "div",
               { class: "banner brake-banner row" },
               h("span", { class: "grow" }, t("tv.brake", { name: nameOf(snap, brake.brakeOwnerPlayerId) })),
-              h("span", { class: "countdown", dataset: { deadline: brake.deadlineServerMs } }, ""),
+              secondsLeftOf(brakeTimer(snap), link.clock),
             )
           : null,
         h("div", { class: "card stack" }, h("h2", {}, t("tv.locked")), lockedList()),
@@ -356,7 +359,10 @@ function revealScreen() {
     destinationCard(),
     h("p", {}, snap.round.destination?.revealText ?? ""),
     h("div", { class: "card" }, resultsList(snap, results, { empty: t("tv.nobodyAnswered") })),
-    control("next", t("host.toFollowups"), "HOST_NEXT", { kind: "primary" }),
+    control("next", snap.settings.followupsPerDestination > 0 ? t("host.toFollowups") : t("host.toScoreboard"), "HOST_NEXT", {
+      kind: "primary",
+      enabled: !snap.paused,
+    }),
   );
 }
 
@@ -364,6 +370,7 @@ function followupScreen() {
   const f = snap.followup;
   const answers = h("ul", { class: "people", id: "followup-answers" });
   const counter = h("p", { class: "dim" });
+  const timer = followedTimer((x) => countdown(x, link.clock));
   let signature = "";
   return {
     el: h(
@@ -373,15 +380,17 @@ function followupScreen() {
       h("h1", { id: "question" }, f.questionText),
       f.options?.length ? h("p", { class: "dim" }, f.options.join(" · ")) : null,
       h("p", {}, t("followup.correct"), " ", h("strong", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
-      f.isOpen ? countdown(f.timer, link.clock) : h("p", { class: "dim" }, t("followup.closed")),
+      f.isOpen ? timer.el : h("p", { class: "dim" }, t("followup.closed")),
       h("div", { class: "card stack" }, counter, answers),
       control("next", f.isOpen ? t("host.closeFollowup") : f.index < f.total ? t("host.nextFollowup") : t("host.toScoreboard"), "HOST_NEXT", {
         kind: "primary",
+        enabled: !snap.paused,
       }),
     ),
     update() {
       const f = snap.followup;
       if (!f) return;
+      timer.set(f.timer);
       const next = JSON.stringify([f, snap.players]);
       if (next === signature) return;
       signature = next;
@@ -412,7 +421,7 @@ function scoreScreen() {
     { class: "stack" },
     h("h1", {}, t("score.title")),
     h("div", { class: "card" }, standingsList(snap.scoreboard, { label: t("score.title") })),
-    control("next", last ? t("host.toFinale") : t("host.nextDestination"), "HOST_NEXT", { kind: "primary" }),
+    control("next", last ? t("host.toFinale") : t("host.nextDestination"), "HOST_NEXT", { kind: "primary", enabled: !snap.paused }),
   );
 }
 
@@ -424,7 +433,7 @@ function finalScreen() {
     h("h1", {}, t("final.standings")),
     h("p", {}, results?.isTie ? t("final.tie") : t("final.winnerIs"), " ", h("strong", { id: "winner" }, winnerText(snap))),
     h("div", { class: "card" }, standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") })),
-    snap.phase === "FINAL_RESULTS" ? control("next", t("host.endFinale"), "HOST_NEXT") : null,
+    snap.phase === "FINAL_RESULTS" ? control("next", t("host.endFinale"), "HOST_NEXT", { enabled: !snap.paused }) : null,
     control("restart", t("host.restart"), "HOST_RESTART", { kind: "primary" }),
   );
 }

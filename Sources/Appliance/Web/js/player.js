@@ -1,8 +1,8 @@
 // The player's phone: name entry from the QR link, the lobby, the brake, answers, followups, results.
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
-import { h, fill, Stage, toast, peopleList, standingsList, keepAwake } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
+import { h, fill, overlay, Stage, toast, peopleList, standingsList, keepAwake } from "./ui.js";
+import { nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const header = document.getElementById("status");
@@ -15,6 +15,8 @@ let snap = null;
 let link = null;
 let brakePending = false;
 let leaving = false;
+// SESSION_ENDED comes before the close, and perhaps before any state to keep it in (a reload).
+let endedReason = null;
 
 mountLanguagePicker(() => {
   stage.key = null;
@@ -111,21 +113,50 @@ function nameScreen() {
 function connect() {
   keepAwake();
   link = new BoxLink(seat.token, {
-    onstatus: showConnection,
+    onstatus: (status) => showConnection(status, { retry: () => link.checkNow(), leave: leaveWhileAway }),
     onmessage,
     onend: ({ code }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = snap?.endedReason;
+      const reason = endedReason ?? snap?.endedReason;
+      const sessionId = seat.sessionId;
       snap = null;
       seats.clear("player");
       if (leaving) return location.assign("/");
-      stage.show("ended", () => endedScreen(code, reason));
       fill(header);
       headerSignature = "";
+      // Opened from this session's join link (the TV's QR code, scanned again): the player can
+      // take a new seat, at once if the box does not know the old one at all.
+      const canRejoin = code !== 1000 && sessionId === pathSession && (params.get("t") || params.get("code"));
+      if (canRejoin && code === 4001) return stage.show("name", nameScreen);
+      const rejoin = canRejoin ? () => stage.show("name", nameScreen) : null;
+      stage.show("ended", () => endedScreen(code, reason, { rejoin }));
     },
   });
   runCountdowns(link.clock);
   setInterval(() => snap && render(), 500);
+}
+
+/**
+ * "Leave" on the connection-lost screen: this phone lets go of its seat (the box keeps it until the
+ * host removes it). The box is out of reach, so the page says so itself rather than loading another.
+ */
+function leaveWhileAway() {
+  if (!confirm(t("conn.leaveConfirm"))) return;
+  link.stop();
+  seats.clear("player");
+  snap = null;
+  overlay("connection", null);
+  fill(header);
+  headerSignature = "";
+  stage.show("left", () =>
+    h(
+      "section",
+      { class: "stack center", id: "left" },
+      h("h1", {}, t("conn.left")),
+      h("p", { class: "dim" }, t("conn.leftHelp")),
+      h("a", { class: "button primary block", href: "/", id: "join-another" }, t("ended.another")),
+    ),
+  );
 }
 
 function onmessage(message) {
@@ -143,10 +174,12 @@ function onmessage(message) {
       toast(t(`brake.rejected.${p.reason}`));
       break;
     case "SESSION_ENDED":
-      if (snap) snap.endedReason = p.reason;
+      endedReason = p.reason;
       return;
     case "ERROR":
       toast(p.code === "INVALID_PHASE" && snap?.paused ? t("game.pausedWait") : errorMessage(p));
+      // A refused answer can be sent again.
+      stage.view?.refused?.();
       return;
     default:
       return;
@@ -154,8 +187,11 @@ function onmessage(message) {
   render();
 }
 
+/** Whether it went out; if not, the player is told. */
 function send(type, payload) {
-  if (!link.send(type, payload)) toast(t("conn.notSent"));
+  if (link.send(type, payload)) return true;
+  toast(t("conn.notSent"));
+  return false;
 }
 
 // MARK: screens
@@ -308,36 +344,54 @@ function clueScreen() {
 function answerScreen() {
   const input = h("input", { type: "text", id: "answer", maxlength: 100, autocomplete: "off", enterkeyhint: "send", placeholder: t("answer.placeholder") });
   const submit = h("button", { class: "primary block", id: "answer-submit", type: "submit" }, t("answer.lock"));
+  const note = h("p", { class: "dim", id: "answer-note", "aria-live": "polite" });
+  const timer = followedTimer((x) => countdown(x, link.clock));
+  // An answer on its way: the button waits for the box, which locks it (this screen then goes) or
+  // refuses it (ERROR: it can be sent again). Lost on a dying connection, it can be sent again after 4 s.
+  let waiting = false;
+  let waitTimer = 0;
+  const settle = () => {
+    waiting = false;
+    clearTimeout(waitTimer);
+    view.update();
+  };
   setTimeout(() => input.focus(), 0);
-  return h(
-    "form",
-    {
-      class: "stack",
-      role: "dialog",
-      "aria-labelledby": "answer-title",
-      onsubmit: (event) => {
-        event.preventDefault();
-        const answerText = input.value.trim();
-        if (!answerText) return input.focus();
-        seat.answers = { ...(seat.answers ?? {}), [snap.round.index]: answerText };
-        seats.set("player", seat);
-        submit.disabled = true;
-        send("BRAKE_ANSWER_SUBMIT", { answerText });
-      },
-    },
-    h("h1", { id: "answer-title" }, t("answer.title", { points: snap.brake.levelPoints })),
-    h("p", { class: "clue-text" }, snap.clue?.clueText ?? ""),
-    h("label", { for: "answer" }, t("answer.label")),
-    input,
-    countdown(
+  const view = {
+    el: h(
+      "form",
       {
-        startAtServerMs: snap.brake.deadlineServerMs - snap.settings.brakeAnswerSeconds * 1000,
-        durationMs: snap.settings.brakeAnswerSeconds * 1000,
+        class: "stack",
+        role: "dialog",
+        "aria-labelledby": "answer-title",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const answerText = input.value.trim();
+          if (!answerText) return input.focus();
+          if (waiting || snap.paused) return;
+          seat.answers = { ...(seat.answers ?? {}), [snap.round.index]: answerText };
+          seats.set("player", seat);
+          if (!send("BRAKE_ANSWER_SUBMIT", { answerText })) return;
+          waiting = true;
+          waitTimer = setTimeout(settle, 4000);
+          view.update();
+        },
       },
-      link.clock,
+      h("h1", { id: "answer-title" }, t("answer.title", { points: snap.brake.levelPoints })),
+      h("p", { class: "clue-text" }, snap.clue?.clueText ?? ""),
+      h("label", { for: "answer" }, t("answer.label")),
+      input,
+      timer.el,
+      submit,
+      note,
     ),
-    submit,
-  );
+    update() {
+      timer.set(brakeTimer(snap));
+      submit.disabled = waiting || snap.paused;
+      note.textContent = snap.paused ? t("game.pausedWait") : "";
+    },
+    refused: settle,
+  };
+  return view;
 }
 
 function revealScreen() {
@@ -415,9 +469,11 @@ function followupScreen() {
       h("button", { class: "primary block", id: "followup-submit", type: "submit" }, t("followup.send")),
     );
   }
+  const timer = followedTimer((x) => countdown(x, link.clock));
   return {
-    el: h("section", { class: "stack" }, head, countdown(f.timer, link.clock), controls, saved),
+    el: h("section", { class: "stack" }, head, timer.el, controls, saved),
     update() {
+      timer.set(snap.followup?.timer);
       const answer = snap.you?.followupAnswer;
       saved.textContent = answer ? t("followup.saved", { answer }) : "";
       for (const b of optionButtons) {

@@ -3,7 +3,7 @@
 import { api, seats, BoxLink, runCountdowns } from "./box.js";
 import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti } from "./ui.js";
-import { nameOf, countdown, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
+import { nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
 const head = document.getElementById("status");
@@ -16,6 +16,10 @@ let link = null;
 let ticking = false;
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
 const voice = new Audio();
+// Cues sent ahead of their time (the finale's confetti, a line): AUDIO_STOP calls them off.
+const pendingCues = new Set();
+// SESSION_ENDED comes before the close, and perhaps before any state to keep it in.
+let endedReason = null;
 
 mountLanguagePicker(() => {
   stage.key = null;
@@ -110,11 +114,12 @@ function pairScreen(message = "") {
 
 function connect() {
   link = new BoxLink(seat.token, {
-    onstatus: showConnection,
+    onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
     onend: ({ code }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = snap?.endedReason;
+      const reason = endedReason ?? snap?.endedReason;
+      endedReason = null;
       snap = null;
       seats.clear("tv");
       if (kiosk) {
@@ -144,19 +149,18 @@ function onmessage(message) {
       snap = p;
       break;
     case "UI_EFFECT_TRIGGER":
-      if (p.effectId === "confetti") {
-        const wait = Math.max(0, (p.startAtServerMs ?? 0) - link.clock.now());
-        setTimeout(() => confetti(p.durationMs), wait);
-      }
+      if (p.effectId === "confetti") later(p.startAtServerMs, () => confetti(p.durationMs));
       return;
     case "AUDIO_PLAY":
       if (soundOn) playClip(p);
       return;
     case "AUDIO_STOP":
+      for (const cue of pendingCues) clearTimeout(cue);
+      pendingCues.clear();
       voice.pause();
       return;
     case "SESSION_ENDED":
-      if (snap) snap.endedReason = p.reason;
+      endedReason = p.reason;
       return;
     case "ERROR":
       toast(errorMessage(p));
@@ -167,10 +171,21 @@ function onmessage(message) {
   render();
 }
 
+/** Runs `cue` at a time on the box's clock, unless an AUDIO_STOP calls it off first. */
+function later(startAtServerMs, cue) {
+  const id = setTimeout(
+    () => {
+      pendingCues.delete(id);
+      cue();
+    },
+    Math.max(0, (startAtServerMs ?? 0) - link.clock.now()),
+  );
+  pendingCues.add(id);
+}
+
 function playClip(play) {
   voice.src = play.url;
-  const wait = Math.max(0, play.startAtServerMs - link.clock.now());
-  setTimeout(() => voice.play().catch(() => toast(t("tv.soundBlocked"))), wait);
+  later(play.startAtServerMs, () => voice.play().catch(() => toast(t("tv.soundBlocked"))));
 }
 
 function render() {
@@ -280,6 +295,7 @@ function introScreen() {
 
 function clueScreen() {
   const banner = h("div", { "aria-live": "assertive" });
+  const left = followedTimer((x) => secondsLeftOf(x, link.clock), "span");
   const markers = h("div", { class: "markers", "aria-label": t("tv.locked") });
   return {
     el: h(
@@ -301,10 +317,11 @@ function clueScreen() {
               "div",
               { class: "banner brake-banner row", id: "brake-banner" },
               h("span", { class: "grow" }, t("tv.brake", { name })),
-              h("span", { class: "countdown", dataset: { deadline: snap.brake.deadlineServerMs } }, ""),
+              left.el,
             ),
           );
         }
+        left.set(brakeTimer(snap));
       } else if (banner.dataset.owner) {
         delete banner.dataset.owner;
         fill(banner);
@@ -338,6 +355,7 @@ function revealScreen() {
 function followupScreen() {
   const f = snap.followup;
   const answered = h("p", { class: "dim", id: "answered" });
+  const timer = followedTimer((x) => countdown(x, link.clock));
   const body = [
     h("p", { class: "badge" }, t("followup.count", { n: f.index, total: f.total })),
     h("h1", { id: "question" }, f.questionText),
@@ -349,13 +367,14 @@ function followupScreen() {
       resultsList(snap, f.results),
     );
   } else if (f.isOpen) {
-    body.push(countdown(f.timer, link.clock), answered);
+    body.push(timer.el, answered);
   } else {
     body.push(h("h2", { class: "dim" }, t("followup.closed")), answered);
   }
   return {
     el: h("section", { class: "tv-body" }, body),
     update() {
+      timer.set(snap.followup?.timer);
       answered.textContent = t("tv.answered", { n: snap.followup?.answeredCount ?? 0, total: snap.players.length });
     },
   };
