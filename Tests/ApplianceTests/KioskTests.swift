@@ -19,6 +19,12 @@ struct KioskTests {
         let http = HTTP(base: box.baseURL)
         let kiosk = try await http.get("/v1/kiosk")
         #expect(kiosk.status == 200, "\(kiosk.text)")
+        // The code on the venue's screen does not give a guest the screen, even while it is not
+        // connected: the kiosk's seat keeps working.
+        let takeover = try await http.post(
+            "/v1/sessions/\(kiosk.string("sessionId"))/tv", ["joinCode": kiosk.string("joinCode")])
+        #expect(takeover.status == 403)
+        #expect(takeover.string("error") == "FORBIDDEN")
         let tv = TestSocket(url: box.webSocketURL, token: kiosk.string("tvAuthToken"))
         let welcome = try await tv.expect("WELCOME")
         guard case .welcome(let seatedAs) = welcome.event else { throw HarnessError.unexpected("no welcome") }

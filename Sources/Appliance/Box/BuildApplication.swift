@@ -67,7 +67,8 @@ struct Box: Sendable {
         }
         web.addRoutes(to: router)
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
-        SessionsController(hub: hub, environment: environment, throttle: MissThrottle()).addRoutes(to: router)
+        SessionsController(hub: hub, environment: environment, throttle: MissThrottle(), kiosk: kiosk).addRoutes(
+            to: router)
 
         let sockets = SocketController(hub: hub, environment: environment, open: self.sockets)
 

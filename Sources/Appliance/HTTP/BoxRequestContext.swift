@@ -23,11 +23,7 @@ extension BoxError: HTTPResponseError {
     var status: HTTPResponse.Status { .init(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body = ByteBuffer()
-        body.writeBytes(try JSONEncoder().encode(["error": code, "message": message]))
-        return Response(
-            status: .init(code: httpStatus), headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: body))
+        try JSON.response(["error": code, "message": message], status: status)
     }
 }
 

@@ -8,6 +8,8 @@ struct SessionsController: Sendable {
     let hub: SessionHub
     let environment: RoomEnvironment
     let throttle: MissThrottle
+    /// With `--kiosk`: its sessions' screen is the box's own, which nobody may take over.
+    var kiosk: KioskDirector? = nil
 
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.post("/v1/sessions") { request, context in try await create(request, context) }
@@ -150,6 +152,11 @@ struct SessionsController: Sendable {
         let (room, summary) = try await liveRoom(context, now: now)
         let tokenMatches = body.tvJoinToken.map { Secrets.equal(Secrets.hash($0), summary.tvJoinTokenHash) } ?? false
         try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
+        // The code is on the venue's screen for everyone to read; the screen itself must stay the box's.
+        if let kiosk, await kiosk.seat?.sessionId == room.id {
+            throw BoxError(
+                status: 403, code: "FORBIDDEN", message: "This game's screen is the box's own; join as a player")
+        }
         let seat = try await room.seat(.tv, name: nil, now: now)
         return try JSON.response(
             TvResponse(
