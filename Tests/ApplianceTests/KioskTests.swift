@@ -79,6 +79,44 @@ struct KioskTests {
         #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
     }
 
+    @Test("guests who walked away are let go, nobody plays to an empty room, and nobody hosts")
+    func awayGuestsLeave() async throws {
+        let box = try BoxProcess(arguments: [
+            "--kiosk", "--kiosk-lobby-seconds", "2", "--kiosk-end-seconds", "1", "--kiosk-away-seconds", "1",
+            "--auto-pace", "0.05", "--kiosk-settings", Self.fastKiosk.last!,
+        ])
+        try await box.start()
+        defer { box.terminate() }
+        let http = HTTP(base: box.baseURL)
+        let kiosk = try await http.get("/v1/kiosk")
+        let (id, code) = (kiosk.string("sessionId"), kiosk.string("joinCode"))
+        let tv = TestSocket(url: box.webSocketURL, token: kiosk.string("tvAuthToken"))
+        try await tv.expect("WELCOME")
+
+        // One guest looks in and goes; another joins and never connects.
+        let gone = try await http.post("/v1/sessions/\(id)/join", ["name": "Gone", "joinCode": code])
+        let goneSocket = TestSocket(url: box.webSocketURL, token: gone.string("playerAuthToken"))
+        try await goneSocket.expect("WELCOME")
+        goneSocket.close()
+        #expect(try await http.post("/v1/sessions/\(id)/join", ["name": "Never", "joinCode": code]).status == 201)
+        // A second later the box has let go of both, and started no game for nobody.
+        try await tv.expectSnapshot { $0.players.count == 2 }
+        let empty = try await tv.expectSnapshot(timeout: .seconds(10)) { $0.players.isEmpty }
+        #expect(empty.phase == .lobby)
+        let old = TestSocket(url: box.webSocketURL, token: gone.string("playerAuthToken"))
+        try await old.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
+        #expect(try await old.closeCode() == 4003)
+
+        // The kiosk's game has no host to take; a guest who is here starts it.
+        let asHost = try await http.post("/v1/sessions/\(id)/join", ["role": "HOST", "joinCode": code])
+        #expect(asHost.status == 403 && asHost.error == "FORBIDDEN")
+        let back = try await http.post("/v1/sessions/\(id)/join", ["name": "Gone", "joinCode": code])
+        #expect(back.status == 201, "the name is free again")
+        let here = TestSocket(url: box.webSocketURL, token: back.string("playerAuthToken"))
+        try await here.expect("WELCOME")
+        try await tv.expectSnapshot(timeout: .seconds(10)) { $0.phase != .lobby }
+    }
+
     @Test("without --kiosk there is no kiosk seat")
     func noKiosk() async throws {
         let box = try BoxProcess()

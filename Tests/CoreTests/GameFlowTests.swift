@@ -313,4 +313,19 @@ struct KioskRuleTests {
         _ = try kiosk.game.apply(.restart, by: .box, now: kiosk.now)
         #expect(kiosk.game.phase == .lobby && kiosk.game.players.count == 3)
     }
+
+    @Test("a kiosk's box lets go of the players who walked away: they left")
+    func absentPlayersLeave() throws {
+        var kiosk = try Table(settings: Fixture.settings { $0.autoAdvance = true })
+        let start = kiosk.now
+        _ = kiosk.game.setConnected("p3", false, now: start)
+        _ = kiosk.game.setConnected("p2", false, now: start + 1_000)
+        // p3 went away first, p2 later than the first cutoff; p1 is here.
+        #expect(kiosk.game.absentPlayers(since: start + 500) == ["p3"])
+        #expect(kiosk.game.absentPlayers(since: start + 1_000) == ["p2", "p3"])
+        let effects = try kiosk.game.apply(.kick(playerId: "p3"), by: .box, now: start + 1_000)
+        #expect(effects.contains(.send(.playerLeft(PlayerLeft(playerId: "p3", reason: .left)), to: .everyone)))
+        #expect(effects.contains(.revoke("p3")))
+        #expect(kiosk.game.players.map(\.id) == ["p1", "p2"])
+    }
 }

@@ -78,6 +78,11 @@ struct ServeCommand: AsyncParsableCommand {
     var kioskEndSeconds = 20
 
     @Option(
+        name: .customLong("kiosk-away-seconds"),
+        help: "Seconds a player may be away, in the lobby or after a game, before the kiosk lets go of their seat.")
+    var kioskAwaySeconds = 60
+
+    @Option(
         name: .customLong("auto-pace"),
         help: "Scales how long autoAdvance games stay on each screen (1: a clue 20 s, the reveal 8 s …).")
     var autoPace = 1.0
@@ -104,8 +109,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard kioskSettingsRequest != nil else {
             throw ValidationError("--kiosk-settings must be a JSON object of settings, as in POST /v1/sessions")
         }
-        guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0 else {
-            throw ValidationError("--kiosk-lobby-seconds and --kiosk-end-seconds must not be negative")
+        guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0, kioskAwaySeconds >= 0 else {
+            throw ValidationError(
+                "--kiosk-lobby-seconds, --kiosk-end-seconds and --kiosk-away-seconds must not be negative")
         }
         guard !audioDevice.isEmpty else { throw ValidationError("--audio-device must name a device") }
         guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }
@@ -143,7 +149,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.soundsFolder = soundsCache
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
-                settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds)
+                settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds,
+                awaySeconds: kioskAwaySeconds)
         }
 
         let level = configuration.logLevel

@@ -126,6 +126,10 @@ struct SessionsController: Sendable {
         let (room, summary) = try await liveRoom(context, now: now)
         let tokenMatches = body.joinToken.map { Secrets.equal($0, summary.joinToken) } ?? false
         try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
+        // The kiosk's game has no host: a guest who took the seat could pause it for the evening.
+        if role == .host, await isKiosk(room) {
+            throw BoxError(status: 403, code: "FORBIDDEN", message: "This game runs by itself; join as a player")
+        }
         let seat = try await room.seat(role, name: body.name, now: now)
         return try JSON.response(
             JoinResponse(
@@ -153,7 +157,7 @@ struct SessionsController: Sendable {
         let tokenMatches = body.tvJoinToken.map { Secrets.equal(Secrets.hash($0), summary.tvJoinTokenHash) } ?? false
         try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
         // The code is on the venue's screen for everyone to read; the screen itself must stay the box's.
-        if let kiosk, await kiosk.seat?.sessionId == room.id {
+        if await isKiosk(room) {
             throw BoxError(
                 status: 403, code: "FORBIDDEN", message: "This game's screen is the box's own; join as a player")
         }
@@ -163,6 +167,12 @@ struct SessionsController: Sendable {
                 sessionId: room.id, joinCode: room.joinCode, tvAuthToken: seat.token,
                 wsUrl: environment.address.webSocketURL),
             status: .created)
+    }
+
+    /// Whether this is the `--kiosk` session: its screen is the box's own, and it has no host.
+    private func isKiosk(_ room: SessionRoom) async -> Bool {
+        guard let kiosk else { return false }
+        return await kiosk.seat?.sessionId == room.id
     }
 
     /// A join needs the session's token or its code; a wrong guess counts as a lookup miss.

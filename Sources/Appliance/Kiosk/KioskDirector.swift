@@ -11,6 +11,9 @@ struct KioskOptions: Sendable {
     var lobbySeconds = 30
     /// How long the final standings stay up after the finale before the lobby opens again.
     var endSeconds = 20
+    /// How long a player may be away, in the lobby or at the end of a game, before the box lets go
+    /// of their seat (a phone that slept for a while is back long before).
+    var awaySeconds = 60
 }
 
 /// The kiosk's seat: the session the box holds as its own TV, and the TV's token, so the box's own
@@ -23,8 +26,9 @@ struct KioskSeat: Codable, Sendable {
 
 /// Runs the attract loop: there is always an open kiosk session; a game starts a little while after
 /// the first player joins, autoAdvance plays it as a host would, and after the finale the lobby
-/// opens again with the same players. A session that ended (idle, or ended from outside) is
-/// replaced by a fresh one.
+/// opens again with the same players. Players who walked away (not connected for `awaySeconds`)
+/// are let go in the lobby and before it opens again, so that the guests of an evening do not fill
+/// the session. A session that ended (idle, or ended from outside) is replaced by a fresh one.
 actor KioskDirector: Service {
     private let hub: SessionHub
     private let environment: RoomEnvironment
@@ -34,6 +38,9 @@ actor KioskDirector: Service {
     private(set) var seat: KioskSeat?
     private var lobbyReadySince: Int64?
     private var endedSince: Int64?
+    /// The step under way: the loop's and a screen's `currentSeat` take turns, so that two of them
+    /// never open two sessions (each waits for the other's `await`s otherwise).
+    private var stepping: Task<Void, Never>?
 
     init(hub: SessionHub, environment: RoomEnvironment, options: KioskOptions, dataDirectory: String) {
         self.hub = hub
@@ -64,15 +71,32 @@ actor KioskDirector: Service {
     }
 
     private func step(now: Int64) async {
+        if let stepping {
+            await stepping.value
+            return
+        }
+        let task = Task { await self.stepNow(now: now) }
+        stepping = task
+        await task.value
+        stepping = nil
+    }
+
+    private func stepNow(now: Int64) async {
         guard let seat, let room = await hub.room(id: seat.sessionId), await !room.isEnded else {
             await open(now: now)
             return
         }
-        let summary = await room.summary(now: now)
+        var summary = await room.summary(now: now)
         switch summary.phase {
         case .lobby:
             endedSince = nil
-            guard summary.playerCount > 0 else {
+            if summary.connectedPlayerCount < summary.playerCount {
+                if await room.removeAbsentPlayers(absentForMs: Int64(options.awaySeconds) * 1000, now: now) > 0 {
+                    summary = await room.summary(now: now)
+                }
+            }
+            // Counted from the first player who is here: nobody plays to an empty room.
+            guard summary.connectedPlayerCount > 0 else {
                 lobbyReadySince = nil
                 return
             }
@@ -92,6 +116,7 @@ actor KioskDirector: Service {
             endedSince = since
             if now - since >= Int64(options.endSeconds) * 1000 {
                 endedSince = nil
+                _ = await room.removeAbsentPlayers(absentForMs: Int64(options.awaySeconds) * 1000, now: now)
                 do {
                     try await room.restartByBox(now: now)
                 } catch {

@@ -104,6 +104,7 @@ actor SessionRoom {
         var hasHost: Bool
         var hasTv: Bool
         var playerCount: Int
+        var connectedPlayerCount: Int
         var phase: Phase
         var isEnded: Bool
         var joinToken: String
@@ -112,7 +113,8 @@ actor SessionRoom {
 
     func summary(now: Int64) -> Summary {
         Summary(
-            hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count, phase: game.phase,
+            hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count,
+            connectedPlayerCount: game.players.count { game.isConnected($0.id) }, phase: game.phase,
             isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash)
     }
 
@@ -196,6 +198,25 @@ actor SessionRoom {
         if connections.isEmpty { idleSince = now }
         guard connections.of(connection.participantId).isEmpty else { return }
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
+    }
+
+    /// A kiosk's box lets go of the players who have not been connected for `absentForMs`, each
+    /// with a command of its own (so that a replay removes them too); returns how many.
+    func removeAbsentPlayers(absentForMs: Int64, now: Int64) async -> Int {
+        let now = advance(now)
+        var removed = 0
+        for player in game.absentPlayers(since: now - absentForMs) {
+            // Each save is waited for: one that came back meanwhile stays.
+            guard game.absentPlayers(since: now - absentForMs).contains(player) else { continue }
+            do {
+                try await run(.kick(playerId: player), by: .box, now: now)?.wait()
+                removed += 1
+            } catch {
+                // Gone meanwhile, or the save failed: the next look tries again.
+                logger.warning("absent player kept", metadata: ["player.id": "\(player)", "error": "\(error.message)"])
+            }
+        }
+        return removed
     }
 
     /// Ends the session if nobody has been connected for `limitMs`; checked and done in one step.

@@ -99,11 +99,12 @@ public struct Game: Codable, Sendable, Equatable {
             try requireHost(actor)
             try resume(now: now, into: &out)
         case .kick(let playerId):
-            try requireHost(actor)
+            // A kiosk's box lets go of players who walked away (`absentPlayers`): they left.
+            try requireHostOrKiosk(actor)
             guard players.contains(where: { $0.id == playerId }) else {
                 throw .invalidPayload("No player \(playerId) in this session")
             }
-            removePlayer(playerId, reason: .kicked, now: now, into: &out)
+            removePlayer(playerId, reason: actor == .box ? .left : .kicked, now: now, into: &out)
         case .restart:
             try requireHostOrKiosk(actor)
             try restart(now: now, into: &out)
@@ -195,6 +196,14 @@ public struct Game: Codable, Sendable, Equatable {
     }
 
     public func isConnected(_ id: ParticipantID) -> Bool { presence[id] == .connected }
+
+    /// The players not connected since `cutoff` or before, in join order.
+    public func absentPlayers(since cutoff: ServerTime) -> [ParticipantID] {
+        players.compactMap { player in
+            guard case .disconnected(let since) = presence[player.id], since <= cutoff else { return nil }
+            return player.id
+        }
+    }
 
     /// Players by points, most first; equal points keep join order.
     public var standings: [Standing] {

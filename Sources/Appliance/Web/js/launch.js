@@ -200,7 +200,8 @@ function roleScreen({ session }) {
           seats.set("host", { sessionId: joined.sessionId, token: joined.playerAuthToken, joinCode: joined.joinCode });
           location.assign("/host");
         } catch (e) {
-          error.textContent = errorMessage(e);
+          // FORBIDDEN: a kiosk's game, which runs by itself.
+          error.textContent = e.code === "FORBIDDEN" ? t("role.noHostHere") : errorMessage(e);
         }
       },
     },
