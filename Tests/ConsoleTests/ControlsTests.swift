@@ -33,7 +33,7 @@ struct ControlsTests {
         #expect(lobby.notice != nil)
     }
 
-    @Test("the brake owner types the answer; Enter sends it, Backspace and Escape edit it")
+    @Test("the brake owner types the answer; Enter sends it and keeps it until locked; edits; paused, it waits")
     func brakeAnswer() {
         let projection = Fixture.projection(.pausedForBrake) {
             $0["brake"] = ["brakeOwnerPlayerId": "p_0", "levelPoints": 8, "deadlineServerMs": Fixture.now + 9000]
@@ -45,11 +45,24 @@ struct ControlsTests {
         _ = state.press(.character("y"))
         #expect(state.input == "Visby")
         #expect(state.press(.enter) == .send(.brakeAnswerSubmit(.init(answerText: "Visby"))))
-        #expect(state.input.isEmpty)
-        #expect(state.press(.enter) == nil)
+        // Kept until the box locks it: refused (say, paused meanwhile), it can be sent again.
+        #expect(state.input == "Visby")
+        #expect(state.press(.enter) == .send(.brakeAnswerSubmit(.init(answerText: "Visby"))))
         _ = state.press(.character("x"))
         _ = state.press(.escape)
         #expect(state.input.isEmpty)
+        #expect(state.press(.enter) == nil)
+
+        // While the host has paused, Enter keeps the line and says why nothing was sent.
+        let paused = Fixture.projection(.pausedForBrake) {
+            $0["paused"] = true
+            $0["brake"] = ["brakeOwnerPlayerId": "p_0", "levelPoints": 8, "deadlineServerMs": Fixture.now + 9000]
+        }
+        var waiting = Fixture.state(.player, paused)
+        for key in Key.decode(Array("Visby".utf8)) { _ = waiting.press(key) }
+        #expect(waiting.press(.enter) == nil)
+        #expect(waiting.input == "Visby")
+        #expect(waiting.notice?.contains("paused") == true)
 
         // Another player's brake: typing does nothing, Space is a (refused) pull.
         let other = Fixture.state(.player, projection, playerId: "p_1")

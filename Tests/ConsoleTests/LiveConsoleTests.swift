@@ -134,7 +134,9 @@ struct LiveConsoleTests {
         try await tmux.wait("shell", forText: "EXIT=2")
     }
 
-    @Test("a lost box shows offline; the console reconnects by itself with the same seat when it is back")
+    @Test(
+        "a lost box shows offline; the console reconnects by itself with the same seat when it is back; closed, the same command takes the seat again"
+    )
     func reconnect() async throws {
         let box = try await LiveBox.started()
         let session = try await box.session(settings: Self.quickGame)
@@ -149,6 +151,16 @@ struct LiveConsoleTests {
             lines[0].hasSuffix("online") && !lines[0].contains("offline")
                 && lines.contains { $0.hasPrefix("Cy · 0 points") }
         }
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+
+        // Closed (an ssh session dropped): the same command takes the same seat, not a second one.
+        try tmux.type("player", line: "clear; " + Self.command(box, "join \(session.code) --as player --name Cy"))
+        try await tmux.wait("player", timeout: 20, for: "Cy's seat again") { lines in
+            lines.contains { $0.hasPrefix("Cy · 0 points") }
+        }
+        let (_, lookup) = try await box.call("GET", "/v1/sessions/by-code/\(session.code)")
+        #expect(lookup["playerCount"] as? Int == 1, "\(lookup)")
         try tmux.keys("player", "C-c")
         try await tmux.wait("player", forText: "EXIT=130")
     }

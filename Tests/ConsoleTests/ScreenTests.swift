@@ -65,6 +65,20 @@ struct ScreenTests {
             Fixture.state(.player, projection, playerId: "p_1"), width: 80, height: 24, now: Fixture.now)
         #expect(owner.contains { $0.contains("You pulled the brake!") })
         #expect(owner.contains { $0.hasPrefix("> _") })
+
+        // Paused: the answer's timer stands at what is left, whatever the old deadline says.
+        let paused = Fixture.projection(.pausedForBrake) {
+            $0["paused"] = true
+            $0["brake"] = ["brakeOwnerPlayerId": "p_1", "levelPoints": 8, "deadlineServerMs": Fixture.now - 3_000]
+            $0["timers"] = [
+                [
+                    "timerId": "t9", "startAtServerMs": Fixture.now - 18_000, "durationMs": 15_000,
+                    "phase": "PAUSED_FOR_BRAKE", "remainingMs": 7_000,
+                ]
+            ]
+        }
+        let frozen = Screen.render(Fixture.state(.tv, paused), width: 80, height: 24, now: Fixture.now)
+        #expect(frozen.contains { $0.contains("BRAKE!") && $0.contains("7 s") }, "\(frozen)")
     }
 
     @Test("the host sees the destination and the locked answers with their text")

@@ -88,6 +88,13 @@ struct BoxAPI: Sendable {
         }
     }
 
+    /// Whether the session of a kept seat is still live under its code (a code is given again once
+    /// its session has ended).
+    func isLive(_ seat: Seat) async -> Bool {
+        let found: Found? = try? await call("GET", "/v1/sessions/by-code/\(seat.joinCode)")
+        return found?.sessionId == seat.sessionId
+    }
+
     /// The kiosk's TV seat (`GET /v1/kiosk`, answered only on the box itself).
     func kioskSeat() async throws(ConsoleError) -> Seat {
         let seat: TVSeat = try await call("GET", "/v1/kiosk")

@@ -21,7 +21,9 @@ struct CreateCommand: AsyncParsableCommand {
         do {
             let api = try await box.api()
             let seat = try await api.create(as: role.role)
-            try await SeatRunner.play(seat, api: api)
+            let store = SeatStore.standard
+            store.keep(seat, box: api.baseURL, name: nil)
+            try await SeatRunner.play(seat, api: api, store: store)
         } catch let error as ConsoleError {
             throw SeatRunner.fail(error)
         }

@@ -8,6 +8,8 @@ struct JoinCommand: AsyncParsableCommand {
         discussion: """
             PLAYER: Space or Enter pulls the brake; type an answer and press Enter. \
             HOST: \(ConsoleState.hostHelp). TV: shows the join QR code, the clues and the scores. \
+            The seat is kept (in $XDG_STATE_HOME/tripto-console, by default ~/.local/state): the same \
+            command takes it again after the console was closed, with its points. \
             Exits with status 2 and a message if the code is unknown or the seat is taken.
             """
     )
@@ -30,8 +32,17 @@ struct JoinCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let api = try await box.api()
-            let seat = try await api.join(code: code, as: role.role, name: name)
-            try await SeatRunner.play(seat, api: api)
+            let store = SeatStore.standard
+            let seat: Seat
+            let kept = store.seat(box: api.baseURL, code: code, role: role.role, name: name)
+            if let kept, await api.isLive(kept) {
+                seat = kept
+            } else {
+                if let kept { store.forget(kept, box: api.baseURL) }
+                seat = try await api.join(code: code, as: role.role, name: name)
+                store.keep(seat, box: api.baseURL, name: name)
+            }
+            try await SeatRunner.play(seat, api: api, store: store)
         } catch let error as ConsoleError {
             throw SeatRunner.fail(error)
         }

@@ -41,7 +41,10 @@ struct KioskCommand: AsyncParsableCommand {
             terminal.restore()
             switch outcome {
             case .left(let status): throw ExitCode(status)
-            case .sessionEnded, .closed: continue
+            case .sessionEnded: continue
+            case .closed:
+                // Closed for good (the seat is no longer this screen's): not again at once.
+                try await Task.sleep(for: .seconds(1))
             }
         }
     }

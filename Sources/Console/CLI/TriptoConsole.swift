@@ -54,7 +54,9 @@ struct BoxOptions: ParsableArguments {
 /// Runs a seat full screen and turns how it ended into the exit status and a last line on the
 /// normal screen.
 enum SeatRunner {
-    static func play(_ seat: Seat, api: BoxAPI) async throws {
+    /// `store` forgets the seat once the box is done with it (the session ended, the seat was
+    /// taken away); a console that was only closed keeps it, to take again.
+    static func play(_ seat: Seat, api: BoxAPI, store: SeatStore) async throws {
         let terminal = Terminal()
         do {
             try terminal.enter()
@@ -68,8 +70,10 @@ enum SeatRunner {
         case .left(let status):
             if status != 0 { throw ExitCode(status) }
         case .sessionEnded(let reason):
+            store.forget(seat, box: api.baseURL)
             print("tripto-console: the session has ended (\(reason)).")
         case .closed(let error):
+            store.forget(seat, box: api.baseURL)
             throw fail(error, status: error.exitStatus)
         }
     }

@@ -53,11 +53,17 @@ extension ConsoleState {
         case .enter:
             let answer = chosenAnswer()
             guard !answer.isEmpty else { return nil }
-            input = ""
             switch target {
             case .brake:
+                // The line stays until the box locks it (then the question is gone), so a refused
+                // answer can be sent again; while paused the box would refuse it anyway.
+                if projection?.paused == true {
+                    notice = "The game is paused: send your answer once the host resumes"
+                    return nil
+                }
                 return .send(.brakeAnswerSubmit(ClientMessage.AnswerSubmit(answerText: answer)))
             case .followup(let index):
+                input = ""
                 notice = "Answer sent: \(answer) (you can change it until the time is up)"
                 return .send(
                     .followupAnswerSubmit(ClientMessage.FollowupAnswerSubmit(index: index, answerText: answer)))

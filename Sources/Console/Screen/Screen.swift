@@ -96,7 +96,11 @@ extension Page {
         wrap(clue.clueText, indent: 2, maxLines: 8)
         add()
         if let brake = projection.brake {
-            let left = Page.seconds(state.millisecondsLeft(until: brake.deadlineServerMs, now: now))
+            // The answer's timer stands still while the host has paused; the deadline does not.
+            let timer = projection.timers.first { $0.phase == .pausedForBrake }
+            let left = Page.seconds(
+                timer.map { state.millisecondsLeft(on: $0, now: now) }
+                    ?? state.millisecondsLeft(until: brake.deadlineServerMs, now: now))
             let who = brake.brakeOwnerPlayerId == state.playerId ? "YOU" : state.name(of: brake.brakeOwnerPlayerId)
             add("■■ BRAKE! \(who) pulled the brake at \(brake.levelPoints) points · answering, \(left) left ■■")
         }

@@ -96,17 +96,31 @@ enum Play {
     }
 }
 
-/// Reads the keyboard on its own thread (a blocking `read`), handing each chunk of bytes over, and
-/// an empty chunk once the terminal is gone.
-final class KeyReader: @unchecked Sendable {
-    private let stopped = NSLock()
-    private var isStopped = false
+/// Reads the keyboard on its own thread, handing each chunk of bytes over, and an empty chunk once
+/// the terminal is gone. `stop` ends the thread at once, through a pipe it waits on with the
+/// keyboard: a console that plays seat after seat (`kiosk`) starts one reader per seat, and neither
+/// keeps a thread nor loses the next key to a reader that has stopped.
+final class KeyReader: Sendable {
+    /// The ends of the pipe that wakes the thread: read, write.
+    private let wake: (Int32, Int32)
 
-    init(_ deliver: @escaping @Sendable ([UInt8]) -> Void) {
-        let thread = Thread { [self] in
+    init(reading input: Int32 = STDIN_FILENO, _ deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        let wake = (ends[0], ends[1])
+        self.wake = wake
+        let thread = Thread {
+            defer { close(wake.0) }
             var buffer = [UInt8](repeating: 0, count: 256)
-            while !stopped.withLock({ isStopped }) {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
+            var watched = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+            ]
+            while true {
+                guard poll(&watched, nfds_t(watched.count), -1) >= 0 || errno == EINTR else { return }
+                if watched[1].revents != 0 { return }
+                guard watched[0].revents != 0 else { continue }
+                let count = read(input, &buffer, buffer.count)
                 if count > 0 {
                     deliver(Array(buffer[0..<count]))
                 } else if count == 0 || errno != EINTR {
@@ -119,6 +133,9 @@ final class KeyReader: @unchecked Sendable {
     }
 
     func stop() {
-        stopped.withLock { isStopped = true }
+        guard wake.1 >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.1, &byte, 1)
+        close(wake.1)
     }
 }

@@ -16,13 +16,18 @@ final class Tmux: @unchecked Sendable {
     deinit {
         _ = try? Command.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
         if let server { kill(server, SIGKILL) }
+        try? FileManager.default.removeItem(at: stateHome)
     }
+
+    /// Where this server's consoles keep their seats: one place per test, gone with it.
+    let stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-console-\(UUID())")
 
     /// A new pane of `width`×`height` running bash without any profile, prompt `$ `.
     func open(_ name: String, width: Int = 80, height: Int = 24) throws {
         try tmux([
             "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-            "env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' bash --norc --noprofile",
+            "env -i PATH=/usr/bin:/bin HOME=/tmp XDG_STATE_HOME=\(stateHome.path) TERM=tmux-256color LANG=C.UTF-8 "
+                + "PS1='$ ' bash --norc --noprofile",
         ])
         // The window keeps the size asked for, whatever clients attach.
         try tmux(["set-option", "-t", name, "window-size", "manual"])

@@ -1,0 +1,86 @@
+import Core
+import Foundation
+
+/// The seats this console has taken, so that `join` with the same code (and, for a player, the
+/// same name) takes the same seat again after the console was closed: Ctrl-C, a dropped ssh
+/// session. The web pages keep theirs in the browser. One JSON file, readable by its user only, in
+/// `$XDG_STATE_HOME/tripto-console/` (by default `~/.local/state/tripto-console/`).
+struct SeatStore: Sendable {
+    let file: URL
+
+    /// Where the seats are kept for this user.
+    static var standard: SeatStore {
+        let environment = ProcessInfo.processInfo.environment
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        return SeatStore(file: state.appendingPathComponent("tripto-console/seats.json"))
+    }
+
+    /// The newest seats are kept, no more.
+    static let limit = 50
+
+    struct Entry: Codable, Sendable, Equatable {
+        var box: String
+        var role: Role
+        var sessionId: String
+        var joinCode: String
+        var token: String
+        var playerId: String?
+        var name: String?
+        var takenAt: Date
+
+        var seat: Seat { Seat(role: role, sessionId: sessionId, joinCode: joinCode, token: token, playerId: playerId) }
+    }
+
+    /// The seat taken on `box` in the session of `code`, as `role` (and for a player, as `name`).
+    func seat(box: String, code: String, role: Role, name: String?) -> Seat? {
+        let code = Self.normalized(code)
+        return entries().last {
+            $0.box == box && $0.joinCode == code && $0.role == role && (role != .player || $0.name == name)
+        }?.seat
+    }
+
+    /// Keeps `seat` (replacing one of the same session and role, and for a player the same name).
+    func keep(_ seat: Seat, box: String, name: String?) {
+        var all = entries().filter { !Self.same($0, seat, box: box, name: name) }
+        all.append(
+            Entry(
+                box: box, role: seat.role, sessionId: seat.sessionId, joinCode: seat.joinCode, token: seat.token,
+                playerId: seat.playerId, name: name, takenAt: Date()))
+        save(Array(all.suffix(Self.limit)))
+    }
+
+    /// Forgets `seat`: its session ended, or the box no longer knows it.
+    func forget(_ seat: Seat, box: String) {
+        let all = entries()
+        let kept = all.filter { !($0.box == box && $0.sessionId == seat.sessionId && $0.token == seat.token) }
+        if kept.count != all.count { save(kept) }
+    }
+
+    static func normalized(_ code: String) -> String { code.uppercased().filter { $0 != " " && $0 != "-" } }
+
+    private static func same(_ entry: Entry, _ seat: Seat, box: String, name: String?) -> Bool {
+        entry.box == box && entry.sessionId == seat.sessionId && entry.role == seat.role
+            && (seat.role != .player || entry.name == name)
+    }
+
+    private func entries() -> [Entry] {
+        guard let data = try? Data(contentsOf: file) else { return [] }
+        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+    }
+
+    /// Best effort: a console that cannot keep its seat still plays it.
+    private func save(_ entries: [Entry]) {
+        let folder = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard let data = try? JSONEncoder().encode(entries) else { return }
+        let temporary = folder.appendingPathComponent(".seats-\(getpid()).json")
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        else { return }
+        if rename(temporary.path, file.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+    }
+}
