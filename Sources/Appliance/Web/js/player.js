@@ -353,7 +353,8 @@ function answerScreen() {
   const settle = () => {
     waiting = false;
     clearTimeout(waitTimer);
-    view.update();
+    // Only while this screen is up: the lock (or the session's end) may have replaced it.
+    if (stage.view === view && snap) view.update();
   };
   setTimeout(() => input.focus(), 0);
   const view = {
