@@ -82,7 +82,7 @@ struct KioskTests {
     @Test("guests who walked away are let go, nobody plays to an empty room, and nobody hosts")
     func awayGuestsLeave() async throws {
         let box = try BoxProcess(arguments: [
-            "--kiosk", "--kiosk-lobby-seconds", "2", "--kiosk-end-seconds", "1", "--kiosk-away-seconds", "1",
+            "--kiosk", "--kiosk-lobby-seconds", "2", "--kiosk-end-seconds", "1", "--kiosk-away-seconds", "10",
             "--auto-pace", "0.05", "--kiosk-settings", Self.fastKiosk.last!,
         ])
         try await box.start()
@@ -99,9 +99,9 @@ struct KioskTests {
         try await goneSocket.expect("WELCOME")
         goneSocket.close()
         #expect(try await http.post("/v1/sessions/\(id)/join", ["name": "Never", "joinCode": code]).status == 201)
-        // A second later the box has let go of both, and started no game for nobody.
+        // Ten seconds later the box has let go of both, and started no game for nobody.
         try await tv.expectSnapshot { $0.players.count == 2 }
-        let empty = try await tv.expectSnapshot(timeout: .seconds(10)) { $0.players.isEmpty }
+        let empty = try await tv.expectSnapshot(timeout: .seconds(25)) { $0.players.isEmpty }
         #expect(empty.phase == .lobby)
         let old = TestSocket(url: box.webSocketURL, token: gone.string("playerAuthToken"))
         try await old.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }

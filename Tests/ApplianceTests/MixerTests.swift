@@ -137,10 +137,17 @@ struct MixerTests {
         _ = Self.render(&mixer, seconds: 0.2)
         mixer.schedule(.stopMusic(fadeMs: 300), at: Mixer.frames(ms: 200))
         mixer.schedule(.stopVoice, at: Mixer.frames(ms: 200))
+        // A line whose clip is missing ends the one before, and calls off nothing ahead.
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.1)), at: Mixer.frames(ms: 1_000))
+        mixer.schedule(.endLine, at: Mixer.frames(ms: 200))
         // What comes after the stop plays: the next game's bed.
         mixer.schedule(.music(Self.tone(200, seconds: 0.5, loops: true), gainDb: 0), at: Mixer.frames(ms: 1_500))
         let left = Self.render(&mixer, seconds: 2)
-        #expect(Self.rmsDb(Self.window(left, 0, 1.3)) < -100)
+        // Rendered from 0.2 s on: no fanfare (0.5 s) and no bed (1 s); the effect at 1 s plays
+        // (0.8–0.9 s here), and the next bed from 1.5 s (1.3 s here, faded in after 0.5 s).
+        #expect(Self.rmsDb(Self.window(left, 0, 0.78)) < -100)
+        #expect(Self.rmsDb(Self.window(left, 0.8, 0.9)) > -15)
+        #expect(Self.rmsDb(Self.window(left, 0.92, 1.28)) < -100)
         #expect(Self.rmsDb(Self.window(left, 1.8, 2.0)) > -15)
     }
 }

@@ -16,6 +16,8 @@ struct Mixer {
         /// AUDIO_STOP: also calls off the lines and effects scheduled before it to start after it
         /// (the finale's fanfare after a restart).
         case stopVoice
+        /// The line being spoken ends (its successor's clip is missing); nothing ahead is called off.
+        case endLine
         /// SFX_PLAY: effects overlap freely.
         case effect(Sound)
     }
@@ -76,21 +78,23 @@ struct Mixer {
     /// Plays `cue` from frame `at`; a cue for a frame already rendered plays from the next one.
     mutating func schedule(_ cue: Cue, at: Int64) {
         let at = max(at, frame)
+        // What was due at the stop's own frame or before (sent in the same moment, just before it)
+        // still plays; only what was to start after it is called off.
         switch cue {
         case .stopMusic:
             pending.removeAll {
-                guard $0.at >= at, case .music = $0.cue else { return false }
+                guard $0.at > at, case .music = $0.cue else { return false }
                 return true
             }
         case .stopVoice:
             pending.removeAll {
-                guard $0.at >= at else { return false }
+                guard $0.at > at else { return false }
                 switch $0.cue {
                 case .voice, .effect: return true
-                case .music, .stopMusic, .musicGain, .stopVoice: return false
+                case .music, .stopMusic, .musicGain, .stopVoice, .endLine: return false
                 }
             }
-        case .music, .musicGain, .voice, .effect:
+        case .music, .musicGain, .voice, .effect, .endLine:
             break
         }
         order += 1
@@ -131,7 +135,7 @@ struct Mixer {
             stopVoices()
             voices.append(Playing(sound: sound, level: 1))
             voiceUntil = frame + Int64(sound.frames) + Self.frames(ms: levels.voiceHangoverMs)
-        case .stopVoice:
+        case .stopVoice, .endLine:
             stopVoices()
             voiceUntil = frame
         case .effect(let sound):

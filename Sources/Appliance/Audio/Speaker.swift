@@ -25,8 +25,8 @@ final class Speaker: @unchecked Sendable {
     private let lock = NSLock()
     private enum Arrival {
         case event(ServerEvent, clip: Sound?)
-        /// The voice stops (a line that cannot be played still ends the one before).
-        case stopVoice
+        /// The line being spoken ends (a line that cannot be played still ends the one before).
+        case endLine
         /// Another game took the speaker: this one's music and voice make way.
         case makeWay
     }
@@ -82,7 +82,7 @@ final class Speaker: @unchecked Sendable {
             guard takes(session, claiming: claims) else { return }
             guard let clip, FileManager.default.fileExists(atPath: clip) else {
                 logMissingVoice(packId: packId, clipId: play.clipId)
-                loader.async { [self] in enqueue(.stopVoice) }
+                loader.async { [self] in enqueue(.endLine) }
                 return
             }
             loader.async { [self] in
@@ -248,7 +248,7 @@ final class Speaker: @unchecked Sendable {
         let event: ServerEvent
         let clip: Sound?
         switch arrival {
-        case .stopVoice: return [(.stopVoice, now)]
+        case .endLine: return [(.endLine, now)]
         case .makeWay: return [(.stopMusic(fadeMs: 300), now), (.stopVoice, now)]
         case .event(let sent, let sound):
             event = sent

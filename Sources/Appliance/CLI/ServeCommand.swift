@@ -70,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
     var kioskSettings = #"{"destinationsCount":3}"#
 
     @Option(
-        name: .customLong("kiosk-lobby-seconds"), help: "Seconds the kiosk lobby waits after the first player joins.")
+        name: .customLong("kiosk-lobby-seconds"),
+        help: "Seconds the kiosk lobby waits once a player is connected (counted again when none is).")
     var kioskLobbySeconds = 30
 
     @Option(
@@ -79,7 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("kiosk-away-seconds"),
-        help: "Seconds a player may be away, in the lobby or after a game, before the kiosk lets go of their seat.")
+        help:
+            "Seconds a player may be away, in the lobby or after a game, before the kiosk lets go of their seat (10 or more)."
+    )
     var kioskAwaySeconds = 60
 
     @Option(
@@ -109,9 +112,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard kioskSettingsRequest != nil else {
             throw ValidationError("--kiosk-settings must be a JSON object of settings, as in POST /v1/sessions")
         }
-        guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0, kioskAwaySeconds >= 0 else {
-            throw ValidationError(
-                "--kiosk-lobby-seconds, --kiosk-end-seconds and --kiosk-away-seconds must not be negative")
+        guard kioskLobbySeconds >= 0, kioskEndSeconds >= 0 else {
+            throw ValidationError("--kiosk-lobby-seconds and --kiosk-end-seconds must not be negative")
+        }
+        // A guest who has just joined is away until their phone connects: give it time.
+        guard kioskAwaySeconds >= 10 else {
+            throw ValidationError("--kiosk-away-seconds must be 10 or more")
         }
         guard !audioDevice.isEmpty else { throw ValidationError("--audio-device must name a device") }
         guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }

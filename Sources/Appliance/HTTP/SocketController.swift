@@ -70,7 +70,7 @@ struct SocketController: Sendable {
         case ended(String)
         /// The token's participant was kicked, left, or was replaced as host or TV: ERROR
         /// UNAUTHORIZED, then close 4003, as a connection of theirs gets when it happens.
-        case revoked
+        case revoked(sessionId: String)
         /// No such token (or no such session): ERROR UNAUTHORIZED, then close 4001.
         case refused
     }
@@ -81,6 +81,7 @@ struct SocketController: Sendable {
             return .refused
         }
         var turnedAway = participant.revokedAt != nil
+        var ending = false
         if !turnedAway, let room = await hub.room(id: participant.sessionId) {
             let connection = Connection(
                 id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
@@ -88,12 +89,19 @@ struct SocketController: Sendable {
             // The room decides on the state it has saved: the session may have ended, or the
             // participant been kicked (its revocation still on its way to the disk).
             if await room.attach(connection, now: now) { return .attached(connection, room) }
-            turnedAway = true
+            ending = await room.isEnded
+            turnedAway = !ending
         }
-        if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason {
-            return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
+        // An end still on its way to the disk is waited for (a save takes milliseconds), so that
+        // the client hears SESSION_ENDED, and only once it is saved.
+        for attempt in 0..<(ending ? 40 : 1) {
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(50)) }
+            if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
+            {
+                return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
+            }
         }
-        return turnedAway ? .revoked : .refused
+        return turnedAway ? .revoked(sessionId: participant.sessionId) : .refused
     }
 
     /// On the channel's event loop: the texts as text frames, in order, in one buffer with one

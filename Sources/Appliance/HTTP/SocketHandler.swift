@@ -202,9 +202,9 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             for frame in waiting { read(frame) }
         case .ended(let sessionEnded):
             settleThenClose(with: sessionEnded, code: .normalClosure, reason: "SESSION_ENDED")
-        case .revoked:
+        case .revoked(let sessionId):
             let error = WireEncoder.error(
-                "UNAUTHORIZED", "This seat was taken away: kicked, left, or replaced", sessionId: "",
+                "UNAUTHORIZED", "This seat was taken away: kicked, left, or replaced", sessionId: sessionId,
                 now: ServerClock.now())
             settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4003), reason: "REVOKED")
         case .refused:

@@ -7,7 +7,8 @@ import ServiceLifecycle
 struct KioskOptions: Sendable {
     /// The settings of every kiosk session (autoAdvance is always on).
     var settings = SettingsRequest(destinationsCount: 3)
-    /// How long the lobby waits once the first player has joined, before the game starts.
+    /// How long the lobby waits once a player is connected, before the game starts (counted again
+    /// whenever nobody is).
     var lobbySeconds = 30
     /// How long the final standings stay up after the finale before the lobby opens again.
     var endSeconds = 20
@@ -25,7 +26,7 @@ struct KioskSeat: Codable, Sendable {
 }
 
 /// Runs the attract loop: there is always an open kiosk session; a game starts a little while after
-/// the first player joins, autoAdvance plays it as a host would, and after the finale the lobby
+/// a player is connected, autoAdvance plays it as a host would, and after the finale the lobby
 /// opens again with the same players. Players who walked away (not connected for `awaySeconds`)
 /// are let go in the lobby and before it opens again, so that the guests of an evening do not fill
 /// the session. A session that ended (idle, or ended from outside) is replaced by a fresh one.

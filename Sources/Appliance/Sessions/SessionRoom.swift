@@ -203,13 +203,14 @@ actor SessionRoom {
     /// A kiosk's box lets go of the players who have not been connected for `absentForMs`, each
     /// with a command of its own (so that a replay removes them too); returns how many.
     func removeAbsentPlayers(absentForMs: Int64, now: Int64) async -> Int {
-        let now = advance(now)
+        let cutoff = advance(now) - absentForMs
         var removed = 0
-        for player in game.absentPlayers(since: now - absentForMs) {
-            // Each save is waited for: one that came back meanwhile stays.
-            guard game.absentPlayers(since: now - absentForMs).contains(player) else { continue }
+        for player in game.absentPlayers(since: cutoff) {
+            // Each save is waited for: one that came back meanwhile stays, and each removal is
+            // stamped with the room's time then, after what it took meanwhile.
+            guard game.absentPlayers(since: cutoff).contains(player) else { continue }
             do {
-                try await run(.kick(playerId: player), by: .box, now: now)?.wait()
+                try await run(.kick(playerId: player), by: .box, now: advance(ServerClock.now()))?.wait()
                 removed += 1
             } catch {
                 // Gone meanwhile, or the save failed: the next look tries again.

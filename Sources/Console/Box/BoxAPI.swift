@@ -89,10 +89,17 @@ struct BoxAPI: Sendable {
     }
 
     /// Whether the session of a kept seat is still live under its code (a code is given again once
-    /// its session has ended).
-    func isLive(_ seat: Seat) async -> Bool {
-        let found: Found? = try? await call("GET", "/v1/sessions/by-code/\(seat.joinCode)")
-        return found?.sessionId == seat.sessionId
+    /// its session has ended); nil when the box could not say (unreachable, busy), so that a seat
+    /// is given up only when it is surely gone.
+    func isLive(_ seat: Seat) async -> Bool? {
+        do {
+            let found: Found = try await call("GET", "/v1/sessions/by-code/\(seat.joinCode)")
+            return found.sessionId == seat.sessionId
+        } catch .refused(let code, _) where code == "SESSION_NOT_FOUND" {
+            return false
+        } catch {
+            return nil
+        }
     }
 
     /// The kiosk's TV seat (`GET /v1/kiosk`, answered only on the box itself).

@@ -35,7 +35,7 @@ struct JoinCommand: AsyncParsableCommand {
             let store = SeatStore.standard
             let seat: Seat
             let kept = store.seat(box: api.baseURL, code: code, role: role.role, name: name)
-            if let kept, await api.isLive(kept) {
+            if let kept, await api.isLive(kept) != false {
                 seat = kept
             } else {
                 if let kept { store.forget(kept, box: api.baseURL) }

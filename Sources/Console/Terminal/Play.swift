@@ -1,6 +1,7 @@
 import Core
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -101,8 +102,11 @@ enum Play {
 /// keyboard: a console that plays seat after seat (`kiosk`) starts one reader per seat, and neither
 /// keeps a thread nor loses the next key to a reader that has stopped.
 final class KeyReader: Sendable {
-    /// The ends of the pipe that wakes the thread: read, write.
+    /// The ends of the pipe that wakes the thread: read, write. The thread closes the read end once
+    /// `stop` has woken it; after the terminal went away it leaves it open, so that `stop` never
+    /// writes into a pipe nobody can read (SIGPIPE).
     private let wake: (Int32, Int32)
+    private let stopped = Atomic<Bool>(false)
 
     init(reading input: Int32 = STDIN_FILENO, _ deliver: @escaping @Sendable ([UInt8]) -> Void) {
         var ends: [Int32] = [-1, -1]
@@ -110,7 +114,6 @@ final class KeyReader: Sendable {
         let wake = (ends[0], ends[1])
         self.wake = wake
         let thread = Thread {
-            defer { close(wake.0) }
             var buffer = [UInt8](repeating: 0, count: 256)
             var watched = [
                 pollfd(fd: input, events: Int16(POLLIN), revents: 0),
@@ -118,7 +121,10 @@ final class KeyReader: Sendable {
             ]
             while true {
                 guard poll(&watched, nfds_t(watched.count), -1) >= 0 || errno == EINTR else { return }
-                if watched[1].revents != 0 { return }
+                if watched[1].revents != 0 {
+                    close(wake.0)
+                    return
+                }
                 guard watched[0].revents != 0 else { continue }
                 let count = read(input, &buffer, buffer.count)
                 if count > 0 {
@@ -132,8 +138,9 @@ final class KeyReader: Sendable {
         thread.start()
     }
 
+    /// Ends the thread; once, however often it is called.
     func stop() {
-        guard wake.1 >= 0 else { return }
+        guard wake.1 >= 0, !stopped.exchange(true, ordering: .relaxed) else { return }
         var byte: UInt8 = 1
         _ = write(wake.1, &byte, 1)
         close(wake.1)

@@ -201,9 +201,20 @@ export class BoxLink {
     if (Date.now() - (this.lastPing ?? 0) >= 5000) this.ping();
   }
 
-  /** After sleep or a network change: ping now, and give up on the socket if it stays silent. */
+  /**
+   * After sleep, a network change or a tap on Retry: a socket that is not open (none, or one still
+   * connecting, perhaps for ever) is replaced at once; an open one is pinged, and given up if it
+   * stays silent.
+   */
   checkNow() {
-    if (!this.socket) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      const stale = this.socket;
+      this.socket = null;
+      try {
+        stale?.close();
+      } catch {
+        // already closing
+      }
       clearTimeout(this.retryTimer);
       this.attempt = 0;
       this.connect();

@@ -15,6 +15,7 @@ let snap = null;
 let link = null;
 let brakePending = false;
 let leaving = false;
+let ticking = false;
 // SESSION_ENDED comes before the close, and perhaps before any state to keep it in (a reload).
 let endedReason = null;
 
@@ -132,7 +133,10 @@ function connect() {
       stage.show("ended", () => endedScreen(code, reason, { rejoin }));
     },
   });
-  runCountdowns(link.clock);
+  // Once per page: a player who takes a new seat connects again, with a new link.
+  if (ticking) return;
+  ticking = true;
+  runCountdowns({ now: () => link.clock.now() });
   setInterval(() => snap && render(), 500);
 }
 

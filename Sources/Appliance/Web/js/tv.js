@@ -96,7 +96,8 @@ function pairScreen(message = "") {
           await pair(found.sessionId, { joinCode: code });
           connect();
         } catch (e) {
-          error.textContent = errorMessage(e);
+          // FORBIDDEN: a kiosk's game, whose screen is the box's own.
+          error.textContent = e.code === "FORBIDDEN" ? t("tv.kioskScreen") : errorMessage(e);
           submit.disabled = false;
         }
       },
