@@ -182,6 +182,26 @@ struct LiveConsoleTests {
         try await tmux.wait("host", forText: "EXIT=0")
     }
 
+    @Test("a kept seat the box no longer knows (removed while the console was closed) gives way to a new one")
+    func keptSeatRemoved() async throws {
+        let box = try await LiveBox.started()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code, name: "Eve")
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+        try tmux.keys("host", "x")
+        try await tmux.wait("host", forText: "Kick which player?")
+        try tmux.keys("host", "1")
+        try await tmux.wait("host", forText: "Waiting for players to join.")
+
+        try tmux.type("player", line: "clear; " + Self.command(box, "join \(session.code) --as player --name Eve"))
+        try await tmux.wait("player", forText: "Waiting for the host to start")
+        try await tmux.wait("host", forText: "1. Eve")
+        try tmux.keys("player", "C-c")
+        try await tmux.wait("player", forText: "EXIT=130")
+    }
+
     @Test("the kiosk command shows a --kiosk box's TV, QR code and all")
     func kiosk() async throws {
         let box = try await LiveBox.started(arguments: ["--kiosk"])

@@ -33,15 +33,17 @@ struct JoinCommand: AsyncParsableCommand {
         do {
             let api = try await box.api()
             let store = SeatStore.standard
-            let seat: Seat
-            let kept = store.seat(box: api.baseURL, code: code, role: role.role, name: name)
-            if let kept, await api.isLive(kept) != false {
-                seat = kept
-            } else {
-                if let kept { store.forget(kept, box: api.baseURL) }
-                seat = try await api.join(code: code, as: role.role, name: name)
-                store.keep(seat, box: api.baseURL, name: name)
+            // A kept seat first (unless the box says its session is gone); if the box no longer
+            // knows it (removed meanwhile), a new one.
+            if let kept = store.seat(box: api.baseURL, code: code, role: role.role, name: name) {
+                if await api.isLive(kept) != false, try await SeatRunner.play(kept, api: api, store: store, kept: true)
+                {
+                    return
+                }
+                store.forget(kept, box: api.baseURL)
             }
+            let seat = try await api.join(code: code, as: role.role, name: name)
+            store.keep(seat, box: api.baseURL, name: name)
             try await SeatRunner.play(seat, api: api, store: store)
         } catch let error as ConsoleError {
             throw SeatRunner.fail(error)

@@ -42,7 +42,7 @@ struct KioskCommand: AsyncParsableCommand {
             switch outcome {
             case .left(let status): throw ExitCode(status)
             case .sessionEnded: continue
-            case .closed:
+            case .closed, .turnedAway:
                 // Closed for good (the seat is no longer this screen's): not again at once.
                 try await Task.sleep(for: .seconds(1))
             }

@@ -55,8 +55,11 @@ struct BoxOptions: ParsableArguments {
 /// normal screen.
 enum SeatRunner {
     /// `store` forgets the seat once the box is done with it (the session ended, the seat was
-    /// taken away); a console that was only closed keeps it, to take again.
-    static func play(_ seat: Seat, api: BoxAPI, store: SeatStore) async throws {
+    /// taken away); a console that was only closed keeps it, to take again. Returns false, rather
+    /// than failing, when `kept` and the box turned the seat away before it was ever shown: the
+    /// caller takes a new one.
+    @discardableResult
+    static func play(_ seat: Seat, api: BoxAPI, store: SeatStore, kept: Bool = false) async throws -> Bool {
         let terminal = Terminal()
         do {
             try terminal.enter()
@@ -72,10 +75,15 @@ enum SeatRunner {
         case .sessionEnded(let reason):
             store.forget(seat, box: api.baseURL)
             print("tripto-console: the session has ended (\(reason)).")
+        case .turnedAway(let error):
+            store.forget(seat, box: api.baseURL)
+            if kept { return false }
+            throw fail(error, status: error.exitStatus)
         case .closed(let error):
             store.forget(seat, box: api.baseURL)
             throw fail(error, status: error.exitStatus)
         }
+        return true
     }
 
     /// Prints the error for a person and gives the exit status to leave with.

@@ -15,6 +15,8 @@ enum Play {
         case left(status: Int32)
         case sessionEnded(reason: String)
         case closed(ConsoleError)
+        /// Closed for good before the box ever welcomed this seat: a kept token it no longer knows.
+        case turnedAway(ConsoleError)
     }
 
     private enum Input: Sendable {
@@ -82,7 +84,7 @@ enum Play {
                 if code == 1000 || state.endedReason != nil {
                     state.endedReason = state.endedReason ?? "ended"
                 } else {
-                    return .closed(.closed(code: code))
+                    return state.projection == nil ? .turnedAway(.closed(code: code)) : .closed(.closed(code: code))
                 }
             case .tick:
                 // The ended screen stays a moment so it can be read, then the console leaves by itself.
