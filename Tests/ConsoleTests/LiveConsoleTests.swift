@@ -115,6 +115,13 @@ struct LiveConsoleTests {
         try await tmux.wait("host", forText: "EXIT=0")
     }
 
+    /// The host console (pane "host") kicks its first player.
+    static func kickFirstPlayer(_ tmux: Tmux) async throws {
+        try tmux.keys("host", "x")
+        try await tmux.wait("host", forText: "Kick which player?")
+        try tmux.keys("host", "1")
+    }
+
     @Test("a wrong code and a taken seat end with a clear message and status 2")
     func refusals() async throws {
         let box = try await LiveBox.started()
@@ -171,9 +178,7 @@ struct LiveConsoleTests {
         let session = try await box.session(settings: Self.quickGame)
         let tmux = Tmux()
         try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code, name: "Dag")
-        try tmux.keys("host", "x")
-        try await tmux.wait("host", forText: "Kick which player?")
-        try tmux.keys("host", "1")
+        try await Self.kickFirstPlayer(tmux)
         // The message wraps at 80 columns; its start is on one line.
         try await tmux.wait("player", forText: "tripto-console: The box closed this seat")
         try await tmux.wait("player", forText: "EXIT=1")
@@ -190,9 +195,7 @@ struct LiveConsoleTests {
         try await Self.hostAndPlayer(tmux, box, code: session.code, typed: session.code, name: "Eve")
         try tmux.keys("player", "C-c")
         try await tmux.wait("player", forText: "EXIT=130")
-        try tmux.keys("host", "x")
-        try await tmux.wait("host", forText: "Kick which player?")
-        try tmux.keys("host", "1")
+        try await Self.kickFirstPlayer(tmux)
         try await tmux.wait("host", forText: "Waiting for players to join.")
 
         try tmux.type("player", line: "clear; " + Self.command(box, "join \(session.code) --as player --name Eve"))
