@@ -117,6 +117,30 @@ struct KioskTests {
         try await tv.expectSnapshot(timeout: .seconds(10)) { $0.phase != .lobby }
     }
 
+    @Test("an empty lobby after a long log starts over in a fresh session")
+    func renewal() async throws {
+        let box = try BoxProcess(arguments: [
+            "--kiosk", "--kiosk-away-seconds", "10", "--kiosk-renew-commands", "3", "--kiosk-settings",
+            Self.fastKiosk.last!,
+        ])
+        try await box.start()
+        defer { box.terminate() }
+        let http = HTTP(base: box.baseURL)
+        let first = try await http.get("/v1/kiosk")
+        // The TV's seat and a guest who never connects; the guest's removal is the third command.
+        let guest = try await http.post(
+            "/v1/sessions/\(first.string("sessionId"))/join", ["name": "Ghost", "joinCode": first.string("joinCode")])
+        #expect(guest.status == 201)
+        let next = try #require(
+            try await poll(for: .seconds(25), every: .milliseconds(300)) {
+                let kiosk = try await http.get("/v1/kiosk")
+                return kiosk.string("sessionId") != first.string("sessionId") ? kiosk : nil
+            }, "the kiosk kept its session")
+        // Not the idle timeout (10 minutes): the box let go of the guest, and started over.
+        #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
+        #expect(try await http.get("/v1/sessions/by-code/\(first.string("joinCode"))").status == 404)
+    }
+
     @Test("without --kiosk there is no kiosk seat")
     func noKiosk() async throws {
         let box = try BoxProcess()

@@ -24,7 +24,9 @@ final class Speaker: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSLock()
     private enum Arrival {
-        case event(ServerEvent, clip: Sound?)
+        /// `clockOffset`: how far the session's times run ahead of the box's clock
+        /// (`SessionRoom.clockOffset`).
+        case event(ServerEvent, clip: Sound?, clockOffset: Int64)
         /// The line being spoken ends (a line that cannot be played still ends the one before).
         case endLine
         /// Another game took the speaker: this one's music and voice make way.
@@ -74,8 +76,9 @@ final class Speaker: @unchecked Sendable {
 
     // MARK: From the rooms
 
-    /// A sound event of session `session`. `clip` is the pack file behind an AUDIO_PLAY.
-    func play(_ event: ServerEvent, session: String, packId: String, clip: String?) {
+    /// A sound event of session `session`. `clip` is the pack file behind an AUDIO_PLAY; the
+    /// event's times are the session's, `clockOffset` ahead of the box's clock.
+    func play(_ event: ServerEvent, session: String, packId: String, clip: String?, clockOffset: Int64 = 0) {
         switch event {
         case .audioPlay(let play):
             let claims = play.kind == .intro
@@ -88,7 +91,7 @@ final class Speaker: @unchecked Sendable {
             loader.async { [self] in
                 do {
                     let sound = try lock.withLock { prepared[clip] } ?? WAVFile.read(URL(fileURLWithPath: clip))
-                    enqueue(.event(event, clip: sound))
+                    enqueue(.event(event, clip: sound, clockOffset: clockOffset))
                 } catch {
                     logger.warning("voice clip unreadable", metadata: ["clip": "\(clip)", "error": "\(error)"])
                 }
@@ -96,7 +99,7 @@ final class Speaker: @unchecked Sendable {
         case .audioStop, .musicSet, .musicStop, .musicGainSet, .sfxPlay:
             guard takes(session, claiming: false) else { return }
             // After a voice clip still loading, so a stop or a cue never overtakes the line before it.
-            loader.async { [self] in enqueue(.event(event, clip: nil)) }
+            loader.async { [self] in enqueue(.event(event, clip: nil, clockOffset: clockOffset)) }
         default:
             return
         }
@@ -223,9 +226,12 @@ final class Speaker: @unchecked Sendable {
                 let heard = heardFrames()
                 let now = ServerClock.now()
                 for arrival in arrivals {
-                    for (cue, at) in cues(for: arrival, library: library, now: now) {
+                    // In the session's time, which may run ahead of the box's clock.
+                    let offset: Int64 = if case .event(_, _, let offset) = arrival { offset } else { 0 }
+                    let sessionNow = now + offset
+                    for (cue, at) in cues(for: arrival, library: library, now: sessionNow) {
                         // Mixer frames count from the first frame written after the silent fill.
-                        mixer.schedule(cue, at: heard + (at - now) * Int64(Sound.rate) / 1000 - Int64(buffer))
+                        mixer.schedule(cue, at: heard + (at - sessionNow) * Int64(Sound.rate) / 1000 - Int64(buffer))
                     }
                 }
             }
@@ -250,7 +256,7 @@ final class Speaker: @unchecked Sendable {
         switch arrival {
         case .endLine: return [(.endLine, now)]
         case .makeWay: return [(.stopMusic(fadeMs: 300), now), (.stopVoice, now)]
-        case .event(let sent, let sound):
+        case .event(let sent, let sound, _):
             event = sent
             clip = sound
         }

@@ -85,6 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var kioskAwaySeconds = 60
 
+    /// For the tests: how long a kiosk session's log grows before an empty lobby starts over.
+    @Option(name: .customLong("kiosk-renew-commands"), help: ArgumentHelp(visibility: .hidden))
+    var kioskRenewCommands = KioskOptions().renewAfterCommands
+
     @Option(
         name: .customLong("auto-pace"),
         help: "Scales how long autoAdvance games stay on each screen (1: a clue 20 s, the reveal 8 s …).")
@@ -156,7 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
                 settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds,
-                awaySeconds: kioskAwaySeconds)
+                awaySeconds: kioskAwaySeconds, renewAfterCommands: max(1, kioskRenewCommands))
         }
 
         let level = configuration.logLevel

@@ -15,6 +15,10 @@ struct KioskOptions: Sendable {
     /// How long a player may be away, in the lobby or at the end of a game, before the box lets go
     /// of their seat (a phone that slept for a while is back long before).
     var awaySeconds = 60
+    /// An empty lobby whose session's log is this long starts over in a fresh session (about a
+    /// few games): the log, replayed at every start of the box, stays the length of one group's
+    /// evening rather than a month's.
+    var renewAfterCommands = 300
 }
 
 /// The kiosk's seat: the session the box holds as its own TV, and the TV's token, so the box's own
@@ -95,6 +99,15 @@ actor KioskDirector: Service {
                 if await room.removeAbsentPlayers(absentForMs: Int64(options.awaySeconds) * 1000, now: now) > 0 {
                     summary = await room.summary(now: now)
                 }
+            }
+            if summary.playerCount == 0, summary.commandCount >= options.renewAfterCommands {
+                do {
+                    try await room.end(reason: "expired", by: .box, now: now)
+                    logger.info("kiosk session renewed", metadata: ["commands": "\(summary.commandCount)"])
+                } catch {
+                    logger.warning("kiosk session not renewed", metadata: ["error": "\(error.message)"])
+                }
+                return
             }
             // Counted from the first player who is here: nobody plays to an empty room.
             guard summary.connectedPlayerCount > 0 else {

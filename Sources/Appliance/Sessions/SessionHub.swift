@@ -55,7 +55,8 @@ actor SessionHub {
         let record = SessionRecord(
             id: Secrets.sessionId(), joinCode: code, joinToken: Secrets.token(),
             tvJoinTokenHash: Secrets.hash(tvJoinToken),
-            settings: settings, maxPlayers: environment.limits.maxPlayers, createdAt: now)
+            settings: settings, maxPlayers: environment.limits.maxPlayers, createdAt: now,
+            pacing: environment.pacing)
         let (room, seat) = try await SessionRoom.create(
             record: record, creator: role, environment: environment, now: now)
         rooms[record.id] = room

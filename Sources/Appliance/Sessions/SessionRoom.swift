@@ -33,8 +33,10 @@ actor SessionRoom {
     /// and when that last happened (`retryTimerLater`).
     private var timerRetryMs: Int64 = 0
     private var lastFailureAt: Int64 = 0
-    /// The room's time, which never goes back (`advance`).
+    /// The room's time, which never goes back (`advance`): the box's clock plus `clockOffset`.
     private var clock: Int64
+    /// How far the box's clock was behind the log's last command when the room was rebuilt.
+    nonisolated let clockOffset: Int64
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
     /// What waits for the room's next free moment (`sendDue`): a LOBBY_UPDATED for presence
@@ -66,6 +68,10 @@ actor SessionRoom {
         logger[metadataKey: "session.id"] = "\(record.id)"
         self.logger = logger
         outbox = Outbox(logger: logger)
+        // A box started with its clock behind the log's last command (a board without a real-time
+        // clock, after a power cut) goes on in the log's time, not back in it.
+        clockOffset = max(0, (commands.last?.at ?? now) - now)
+        let now = now + clockOffset
         var game = Self.replay(commands, of: record, environment: environment, logger: logger)
         game.resetPresence(now: now)
         game.resumeVersion(boot: boot)
@@ -82,7 +88,8 @@ actor SessionRoom {
         var game = Game(
             sessionId: record.id, joinCode: record.joinCode,
             joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
-            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers), pacing: environment.pacing)
+            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers),
+            pacing: record.pacing ?? environment.pacing)
         for entry in commands {
             do {
                 _ = try game.apply(entry.command, by: entry.actor, now: entry.at)
@@ -105,6 +112,8 @@ actor SessionRoom {
         var hasTv: Bool
         var playerCount: Int
         var connectedPlayerCount: Int
+        /// How long its command log is (replayed at every start of the box).
+        var commandCount: Int
         var phase: Phase
         var isEnded: Bool
         var joinToken: String
@@ -112,9 +121,10 @@ actor SessionRoom {
     }
 
     func summary(now: Int64) -> Summary {
-        Summary(
+        let now = advance(now)
+        return Summary(
             hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count,
-            connectedPlayerCount: game.players.count { game.isConnected($0.id) }, phase: game.phase,
+            connectedPlayerCount: game.players.count { game.isConnected($0.id) }, commandCount: seq, phase: game.phase,
             isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash)
     }
 
@@ -316,12 +326,12 @@ actor SessionRoom {
 
     // MARK: Running commands
 
-    /// The room's time for what comes in stamped `now`: never before anything it took earlier. A
-    /// message read on another event loop is stamped there, and can reach the room after one that
-    /// the room's own loop read later (`RoomInbox`). It takes the later time, so the game's time
-    /// and the `serverTimeMs` of a session's messages only go forward.
+    /// The room's time for what comes in stamped `now` by the box's clock: never before anything
+    /// it took earlier. A message read on another event loop is stamped there, and can reach the
+    /// room after one that the room's own loop read later (`RoomInbox`). It takes the later time, so
+    /// the game's time and the `serverTimeMs` of a session's messages only go forward.
     private func advance(_ now: Int64) -> Int64 {
-        clock = max(clock, now)
+        clock = max(clock, now + clockOffset)
         return clock
     }
 
@@ -440,7 +450,8 @@ actor SessionRoom {
     private func fire(_ deadline: Deadline) {
         guard timer?.deadline == deadline else { return }
         timer = nil
-        let now = advance(max(ServerClock.now(), deadline.at))
+        let now = max(advance(ServerClock.now()), deadline.at)
+        clock = now
         do {
             try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
         } catch {
@@ -465,8 +476,9 @@ actor SessionRoom {
         timer = nil
         guard let next else { return }
         let due = max(next.at, notBefore ?? next.at)
+        let offset = clockOffset
         let task = Task { [weak self] in
-            let wait = due - ServerClock.now()
+            let wait = due - (ServerClock.now() + offset)
             if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
             guard !Task.isCancelled else { return }
             await self?.fire(next)
@@ -562,7 +574,7 @@ actor SessionRoom {
                         game.currentRoundPackClips.compactMap { environment.packs.clipPath(packId: packId, clipId: $0) }
                     )
                 }
-                speaker.play(event, session: id, packId: game.settings.packId, clip: clip)
+                speaker.play(event, session: id, packId: game.settings.packId, clip: clip, clockOffset: clockOffset)
             }
             let recipients = connections.recipients(of: audience)
             guard !recipients.isEmpty else { continue }

@@ -122,6 +122,9 @@ struct BoxDatabase: Sendable {
             try db.rename(table: "newParticipant", to: "participant")
             try db.create(index: "participant_on_sessionId", on: "participant", columns: ["sessionId"])
         }
+        migrator.registerMigration("v4: session pacing") { db in
+            try db.alter(table: "session") { t in t.add(column: "pacing", .jsonText) }
+        }
         return migrator
     }
 

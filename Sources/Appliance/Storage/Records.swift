@@ -15,6 +15,10 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var createdAt: Int64
     var endedAt: Int64?
     var endedReason: String?
+    /// How long an autoAdvance game stays on each screen (`--auto-pace`) when the session was
+    /// created; replay uses it, whatever the box runs with now, since its timers' firings are in
+    /// the log. Nil for sessions from before it was kept: they replay with the box's.
+    var pacing: Pacing? = nil
 }
 
 /// A host, TV or player of a session, found by the hash of its auth token.

@@ -16,7 +16,7 @@ final class BoxProcess: @unchecked Sendable {
     private(set) var process: Process?
     private(set) var port = 0
     private var output = Pipe()
-    let extraArguments: [String]
+    var extraArguments: [String]
     let environment: [String: String]
     let announce: Bool
     let audio: Bool
