@@ -102,7 +102,17 @@ struct DurabilityTests {
             let before = try DatabaseQueue(path: path)
             try BoxDatabase.migrator.migrate(before, upTo: "v2: session limits, boots")
             try before.write { db in
-                for record in sessions { try record.insert(db) }
+                // The columns a session had then (`pacing` came in v4).
+                for record in sessions {
+                    try db.execute(
+                        sql: "INSERT INTO session (id, joinCode, joinToken, tvJoinTokenHash, settings, maxPlayers, "
+                            + "createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [
+                            record.id, record.joinCode, record.joinToken, record.tvJoinTokenHash,
+                            String(decoding: try JSONEncoder().encode(record.settings), as: UTF8.self),
+                            record.maxPlayers, record.createdAt,
+                        ])
+                }
                 for record in participants { try record.insert(db) }
                 for record in commands { try record.insert(db) }
             }
@@ -112,6 +122,8 @@ struct DurabilityTests {
         let database = try BoxDatabase.open(path: path)
         let live = try database.liveSessions()
         #expect(live.map(\.session.id) == ["s_a", "s_b"])
+        // Sessions from before their pace was kept replay at the box's.
+        #expect(live.allSatisfy { $0.session.pacing == nil && $0.session.maxPlayers == 50 })
         for (session, log) in live {
             #expect(log.map(\.seq) == Array(1...40))
             #expect(log == commands.filter { $0.sessionId == session.id })
