@@ -172,20 +172,26 @@ struct CrashRecoveryTests {
         table.closeAll()
     }
 
-    @Test("an autoAdvance game keeps its own pace across a restart with another --auto-pace")
-    func paceKept() async throws {
-        // A clue stays 1 s.
+    /// A box whose autoAdvance clues stay 1 s, and a game of one player on it, once it shows
+    /// `level` points.
+    private func autoAdvanceGame(at level: Int) async throws -> (BoxProcess, LiveTable) {
         let box = try BoxProcess(arguments: ["--auto-pace", "0.05"])
         try await box.start()
-        var table = try await LiveTable.open(
+        let table = try await LiveTable.open(
             box, settings: ["autoAdvance": true, "introMs": 0], players: ["Anna"], tv: false)
         table.host.send(.hostStartGame)
-        try await table.players[0].socket.expectSnapshot(timeout: .seconds(10)) { $0.clue?.levelPoints == 6 }
+        try await table.players[0].socket.expectSnapshot(timeout: .seconds(10)) { $0.clue?.levelPoints == level }
+        return (box, table)
+    }
+
+    @Test("an autoAdvance game keeps its own pace across a restart with another --auto-pace")
+    func paceKept() async throws {
+        let (box, playing) = try await autoAdvanceGame(at: 6)
         await box.stop()
         // Its timers' firings are in the log: a replay at another pace would find them not yet due.
         box.extraArguments = ["--auto-pace", "1"]
         try await box.start()
-        table = table.reconnected(to: box)
+        let table = playing.reconnected(to: box)
         let snapshot = try await table.players[0].socket.expectSnapshot { _ in true }
         #expect(snapshot.phase != .lobby && (snapshot.phase != .clueLevel || (snapshot.clue?.levelPoints ?? 10) <= 6))
         #expect(!box.log.contains("replay stopped"), "\(box.log)")
@@ -194,13 +200,7 @@ struct CrashRecoveryTests {
 
     @Test("a box restarted with its clock behind the log goes on in the log's time, not an hour later")
     func clockBehindAtRestart() async throws {
-        // A clue stays 1 s.
-        let box = try BoxProcess(arguments: ["--auto-pace", "0.05"])
-        try await box.start()
-        var table = try await LiveTable.open(
-            box, settings: ["autoAdvance": true, "introMs": 0], players: ["Anna"], tv: false)
-        table.host.send(.hostStartGame)
-        try await table.players[0].socket.expectSnapshot(timeout: .seconds(10)) { $0.clue?.levelPoints == 8 }
+        let (box, playing) = try await autoAdvanceGame(at: 8)
         await box.stop()
         // As if the box now started an hour behind the clock it played by (a board without a
         // real-time clock, after a power cut): the log's times are an hour ahead of it.
@@ -208,7 +208,7 @@ struct CrashRecoveryTests {
         try await database.write { db in try db.execute(sql: "UPDATE command SET at = at + 3600000") }
         try database.close()
         try await box.start()
-        table = table.reconnected(to: box)
+        let table = playing.reconnected(to: box)
         // The clue timers run on: a second each, not an hour.
         try await table.players[0].socket.expectSnapshot(timeout: .seconds(15)) {
             $0.phase != .clueLevel || ($0.clue?.levelPoints ?? 10) <= 4
