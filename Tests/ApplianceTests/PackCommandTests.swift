@@ -84,6 +84,17 @@ struct PackCommandTests {
                 """)
     }
 
+    @Test("a language the box does not speak is named as such")
+    func unknownLanguage() throws {
+        let folder = try Self.temporaryPack {
+            $0 = $0.replacingOccurrences(of: "\"language\": \"en\"", with: "\"language\": \"de\"")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output) = try Self.run(["pack", "validate", folder.path])
+        #expect(status == 1)
+        #expect(output.contains("\(folder.path)/pack.json: $.language: must be sv or en, not \"de\""), "\(output)")
+    }
+
     @Test("one bad pack among good ones: all are reported, status 1")
     func mixed() throws {
         let folder = try Self.temporaryPack {
@@ -125,7 +136,7 @@ struct PackCommandTests {
         #expect(points == [10, 8, 6, 4, 2])
         #expect(lines.contains { $0.hasPrefix("       answer: Liseberg") })
         let missing = try Self.run(["pack", "show", "Tests/CoreTests/Fixtures/mini.json", "--destination", "nowhere"])
-        #expect(missing.status != 0 && missing.output.contains("no destination \"nowhere\""))
+        #expect(missing.status == 1 && missing.output.contains("no destination \"nowhere\""), "\(missing)")
     }
 
     @Test("render-voice speaks every line with espeak-ng, keeps existing clips, and says when it cannot")

@@ -5,10 +5,11 @@ import Testing
 /// Voice clips on the wire: named by their place in the game, served only once they have played.
 @Suite("Voice clips over HTTP", .serialized)
 struct VoiceClipTests {
-    /// A copy of the Swedish pack with a short WAV for every clip it can play.
+    /// A copy of the Swedish pack with a short WAV for every clip it can play, in a folder not named
+    /// after the pack (`render-voice` writes into the pack's own folder, whatever its name).
     static func packsWithClips() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-packs-\(UUID().uuidString)")
-        let folder = root.appendingPathComponent("sv-sverige")
+        let folder = root.appendingPathComponent("svenska-resor")
         let voice = folder.appendingPathComponent("voice")
         try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)
         let source = BoxProcess.repositoryRoot.appendingPathComponent("packs/sv-sverige/pack.json")

@@ -125,7 +125,7 @@ struct PackValidatorTests {
 
     @Test("content rules")
     func content() throws {
-        #expect(try problems { $0["language"] = "de" }.first?.contains("cannot be read as a pack") == true)
+        #expect(try problems { $0["language"] = "de" } == ["mini.json: $.language: must be sv or en, not \"de\""])
         #expect(
             try problems { $0["packId"] = "Test Mini" } == [
                 "mini.json: $.packId: must use only lowercase letters, digits and \"-\", found \"Test Mini\""

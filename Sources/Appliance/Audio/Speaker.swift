@@ -94,6 +94,8 @@ final class Speaker: @unchecked Sendable {
                     enqueue(.event(event, clip: sound, clockOffset: clockOffset))
                 } catch {
                     logger.warning("voice clip unreadable", metadata: ["clip": "\(clip)", "error": "\(error)"])
+                    // It still ends the line before it, as a missing clip does.
+                    enqueue(.endLine)
                 }
             }
         case .audioStop, .musicSet, .musicStop, .musicGainSet, .sfxPlay:

@@ -49,7 +49,9 @@ struct ShowPack: ParsableCommand {
         }
         let chosen = pack.destinations.filter { destination == nil || $0.id == destination }
         guard !chosen.isEmpty else {
-            throw ValidationError("no destination \"\(destination ?? "")\" in \(pack.packId)")
+            // A destination the pack does not have is not a usage error: status 1, like a bad pack.
+            print("\(path): no destination \"\(destination ?? "")\" in \(pack.packId)")
+            throw ExitCode.failure
         }
         print("\(pack.title) — \(pack.packId) (\(pack.language.rawValue)), \(pack.destinations.count) destinations")
         for (number, place) in chosen.enumerated() {

@@ -7,12 +7,14 @@ import Logging
 struct PackLibrary: Sendable {
     let directory: String
     private(set) var packs: [String: Pack] = [:]
+    /// Each pack's folder, where its voice clips are rendered: its name need not be the pack's id.
+    private var folders: [String: String] = [:]
     let defaultPackId: String?
 
     init(directory: String, preferredDefault: String?, logger: Logger) {
         self.directory = directory
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
-        for folder in folders {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
+        for folder in names {
             let (file, pack, problems) = PackFiles.load((directory as NSString).appendingPathComponent(folder))
             // A folder without a pack.json is not a pack (voice clips, notes): skipped quietly.
             guard FileManager.default.fileExists(atPath: file) else { continue }
@@ -30,6 +32,7 @@ struct PackLibrary: Sendable {
                 continue
             }
             packs[pack.packId] = pack
+            folders[pack.packId] = (directory as NSString).appendingPathComponent(folder)
         }
         if let preferredDefault, packs[preferredDefault] != nil {
             defaultPackId = preferredDefault
@@ -61,7 +64,8 @@ struct PackLibrary: Sendable {
         guard !clipId.isEmpty, clipId.count <= 80,
             clipId.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
         else { return nil }
-        return (directory as NSString).appendingPathComponent("\(packId)/voice/\(clipId).wav")
+        let folder = folders[packId] ?? (directory as NSString).appendingPathComponent(packId)
+        return (folder as NSString).appendingPathComponent("voice/\(clipId).wav")
     }
 }
 

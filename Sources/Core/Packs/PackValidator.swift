@@ -31,6 +31,15 @@ public enum PackValidator {
         }
         var problems = PackSchema.check(value, against: PackSchema.pack, at: root)
         guard problems.isEmpty else { return (nil, problems.map { $0.in(file) }) }
+        // The schema knows a two-letter string; the box speaks these languages.
+        if case .object(let fields) = value, case .string(let code)? = fields["language"],
+            Language(rawValue: code) == nil
+        {
+            let known = Language.allCases.map(\.rawValue).joined(separator: " or ")
+            return (
+                nil, [PackProblem(file: file, path: root.key("language"), reason: "must be \(known), not \"\(code)\"")]
+            )
+        }
         let pack: Pack
         do {
             pack = try JSONDecoder().decode(Pack.self, from: data)

@@ -190,6 +190,8 @@ const sv = {
   "error.FORBIDDEN": "Det får bara värden göra.",
   "error.BAD_MESSAGE": "Svaret kunde inte skickas – kontrollera texten.",
   "error.STORAGE_UNAVAILABLE": "Boxen kunde inte spara – försök igen.",
+  "error.INVALID_SETTINGS": "Spelet kunde inte skapas med de inställningarna ({message}).",
+  "create.noPacks": "Boxen har inga frågepaket att spela. Lägg paket i dess packs-mapp och starta om den.",
   "error.NETWORK": "Boxen svarar inte. Är du på samma wifi?",
   "error.other": "Något gick fel: {message}",
 };
@@ -383,6 +385,8 @@ const en = {
   "error.FORBIDDEN": "Only the host can do that.",
   "error.BAD_MESSAGE": "That could not be sent – check the text.",
   "error.STORAGE_UNAVAILABLE": "The box could not save that – try again.",
+  "error.INVALID_SETTINGS": "The game could not be created with those settings ({message}).",
+  "create.noPacks": "This box has no packs to play. Put packs in its packs folder and restart it.",
   "error.NETWORK": "The box does not answer. Are you on the same Wi-Fi?",
   "error.other": "Something went wrong: {message}",
 };
@@ -406,7 +410,7 @@ export function t(key, vars = {}, fallback) {
 /** A readable message for a REST error (ApiError) or a socket ERROR payload. */
 export function errorMessage(error) {
   const key = `error.${error.code}`;
-  if (texts[language][key]) return t(key);
+  if (texts[language][key]) return t(key, { message: error.message ?? "" });
   return t("error.other", { message: error.message ?? error.code ?? "" });
 }
 

@@ -75,6 +75,8 @@ function createScreen() {
       .then((list) => {
         packs = list;
         fillPacks();
+        // Nothing to play: said here, before anyone presses Create.
+        if (!packs.length) error.textContent = t("create.noPacks");
       })
       .catch((e) => (error.textContent = errorMessage(e)));
 
@@ -134,7 +136,8 @@ function joinScreen(state) {
     autocomplete: "off",
     autocapitalize: "characters",
     spellcheck: "false",
-    placeholder: "ABC123",
+    // A code as the box makes them: no I, L, O, 0 or 1, which are easily misread.
+    placeholder: "ABC234",
     "aria-describedby": "code-help",
     value: state.code ?? "",
   });
@@ -200,8 +203,13 @@ function roleScreen({ session }) {
           seats.set("host", { sessionId: joined.sessionId, token: joined.playerAuthToken, joinCode: joined.joinCode });
           location.assign("/host");
         } catch (e) {
-          // FORBIDDEN: a kiosk's game, which runs by itself.
-          error.textContent = e.code === "FORBIDDEN" ? t("role.noHostHere") : errorMessage(e);
+          // FORBIDDEN: a kiosk's game, which runs by itself. Anything else can be tried again.
+          if (e.code === "FORBIDDEN") {
+            error.textContent = t("role.noHostHere");
+          } else {
+            error.textContent = errorMessage(e);
+            hostButton.disabled = false;
+          }
         }
       },
     },
