@@ -8,6 +8,7 @@ public struct Announcement: Sendable, Equatable {
 
     public var name: String
     public var port: UInt16
+    /// A `name` entry follows the service's name when a collision renames it.
     public var txt: [(key: String, value: String)]
     public var types: [String]
 
@@ -172,9 +173,14 @@ public final class Advertiser: @unchecked Sendable {
         }
         avahi_entry_group_reset(group)
         var records: UnsafeMutablePointer<AvahiStringList>? = nil
-        for (key, value) in announcement.txt { records = avahi_string_list_add(records, "\(key)=\(value)") }
         defer { avahi_string_list_free(records) }
         for attempt in 0..<10 {
+            // Made again for each name tried: `name=` says the name the box is found under.
+            avahi_string_list_free(records)
+            records = nil
+            for (key, value) in announcement.txt {
+                records = avahi_string_list_add(records, "\(key)=\(key == "name" ? name : value)")
+            }
             var result: Int32 = 0
             for type in announcement.types {
                 result = avahi_entry_group_add_service_strlst(

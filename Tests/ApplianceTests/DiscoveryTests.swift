@@ -81,6 +81,9 @@ struct DiscoveryTests {
             #expect(names == ["Twin", "Twin\\032\\0352"])
             let ports = Set(lines.map { $0.split(separator: ";")[8] })
             #expect(ports == [Substring(String(first.port)), Substring(String(second.port))])
+            // Each says in its TXT records the name it is found under.
+            let said = Set(lines.map { line in line.split(separator: ";")[9].contains("\"name=Twin #2\"") })
+            #expect(said == [true, false], "\(lines)")
         }
     }
 
