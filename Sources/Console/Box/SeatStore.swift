@@ -35,7 +35,7 @@ struct SeatStore: Sendable {
 
     /// The seat taken on `box` in the session of `code`, as `role` (and for a player, as `name`).
     func seat(box: String, code: String, role: Role, name: String?) -> Seat? {
-        let code = Self.normalized(code)
+        guard let code = JoinCode.normalize(code) else { return nil }
         return entries().last {
             $0.box == box && $0.joinCode == code && $0.role == role && (role != .player || $0.name == name)
         }?.seat
@@ -57,8 +57,6 @@ struct SeatStore: Sendable {
         let kept = all.filter { !($0.box == box && $0.sessionId == seat.sessionId && $0.token == seat.token) }
         if kept.count != all.count { save(kept) }
     }
-
-    static func normalized(_ code: String) -> String { code.uppercased().filter { $0 != " " && $0 != "-" } }
 
     private static func same(_ entry: Entry, _ seat: Seat, box: String, name: String?) -> Bool {
         entry.box == box && entry.sessionId == seat.sessionId && entry.role == seat.role

@@ -33,14 +33,14 @@ struct JoinCommand: AsyncParsableCommand {
         do {
             let api = try await box.api()
             let store = SeatStore.standard
-            // A kept seat first (unless the box says its session is gone); if the box no longer
-            // knows it (removed meanwhile), a new one.
+            // A kept seat first, unless the box says its session is gone; if the box no longer
+            // knows it (removed meanwhile), `play` forgets it and a new one is taken.
             if let kept = store.seat(box: api.baseURL, code: code, role: role.role, name: name) {
-                if await api.isLive(kept) != false, try await SeatRunner.play(kept, api: api, store: store, kept: true)
-                {
+                if await api.isLive(kept) == false {
+                    store.forget(kept, box: api.baseURL)
+                } else if try await SeatRunner.play(kept, api: api, store: store, kept: true) {
                     return
                 }
-                store.forget(kept, box: api.baseURL)
             }
             let seat = try await api.join(code: code, as: role.role, name: name)
             store.keep(seat, box: api.baseURL, name: name)

@@ -69,18 +69,17 @@ enum SeatRunner {
         Leaving.install(terminal)
         let outcome = await Play.run(seat: seat, api: api, terminal: terminal)
         terminal.restore()
+        // Anything but leaving means the box is done with the seat.
+        if case .left = outcome {} else { store.forget(seat, box: api.baseURL) }
         switch outcome {
         case .left(let status):
             if status != 0 { throw ExitCode(status) }
         case .sessionEnded(let reason):
-            store.forget(seat, box: api.baseURL)
             print("tripto-console: the session has ended (\(reason)).")
         case .turnedAway(let error):
-            store.forget(seat, box: api.baseURL)
             if kept { return false }
             throw fail(error, status: error.exitStatus)
         case .closed(let error):
-            store.forget(seat, box: api.baseURL)
             throw fail(error, status: error.exitStatus)
         }
         return true
