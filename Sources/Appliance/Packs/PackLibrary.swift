@@ -14,8 +14,9 @@ struct PackLibrary: Sendable {
     init(directory: String, preferredDefault: String?, logger: Logger) {
         self.directory = directory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
-        for folder in names {
-            let (file, pack, problems) = PackFiles.load((directory as NSString).appendingPathComponent(folder))
+        for name in names {
+            let folder = (directory as NSString).appendingPathComponent(name)
+            let (file, pack, problems) = PackFiles.load(folder)
             // A folder without a pack.json is not a pack (voice clips, notes): skipped quietly.
             guard FileManager.default.fileExists(atPath: file) else { continue }
             guard let pack else {
@@ -32,7 +33,7 @@ struct PackLibrary: Sendable {
                 continue
             }
             packs[pack.packId] = pack
-            folders[pack.packId] = (directory as NSString).appendingPathComponent(folder)
+            folders[pack.packId] = folder
         }
         if let preferredDefault, packs[preferredDefault] != nil {
             defaultPackId = preferredDefault
