@@ -76,8 +76,10 @@ export class ServerClock {
  * (up to 5 s), pings every 5 s to sync the clock, and treats 10 s of silence as a lost line (a
  * phone waking from sleep often has a dead socket that has not noticed yet).
  *
- * Events: onmessage(msg), onstatus("connecting" | "open" | "lost"), onend({ code, reason }) when
- * the box closed the seat for good (session ended, kicked, unknown token).
+ * Events: onmessage(msg), onstatus("connecting" | "open" | "lost"), onend({ code, reason,
+ * endedReason }) when the box closed the seat for good (session ended, kicked, unknown token);
+ * `endedReason` is the SESSION_ENDED reason that came before the close, if one did (it can come
+ * before any state to keep it in: a page that reloads after the end).
  *
  * It asks the box for STATE_PATCH (`patches=1`) and applies each patch to the projection it has, so
  * the pages only ever see STATE_SNAPSHOT messages, as if the box had sent the whole projection.
@@ -143,6 +145,7 @@ export class BoxLink {
         this.everOpen = true;
         this.handlers.onstatus?.("open");
       }
+      if (message.type === "SESSION_ENDED") this.endedReason = message.payload?.reason;
       if (message.serverTimeMs && !this.clock.best) this.clock.offset = message.serverTimeMs - Date.now();
       this.handlers.onmessage?.(message);
     };
@@ -152,7 +155,7 @@ export class BoxLink {
       // 1000: the session ended; 4001: the token is unknown; 4003: this seat was taken away.
       if (event.code === 1000 || event.code === 4001 || event.code === 4003) {
         this.stop();
-        this.handlers.onend?.({ code: event.code, reason: event.reason });
+        this.handlers.onend?.({ code: event.code, reason: event.reason, endedReason: this.endedReason });
         return;
       }
       this.retry();

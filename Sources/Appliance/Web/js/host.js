@@ -13,8 +13,6 @@ const seat = seats.get("host");
 let snap = null;
 let link = null;
 let gainDb = -8;
-// SESSION_ENDED comes before the close, and perhaps before any state to keep it in.
-let endedReason = null;
 
 /** Music levels of the host view, as gains in dB (−60 is off). */
 const MUSIC_LEVELS = [
@@ -47,7 +45,7 @@ function start() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
-    onend: ({ code }) => {
+    onend: ({ code, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
       snap = null;
@@ -75,9 +73,6 @@ function onmessage(message) {
       break;
     case "BRAKE_ACCEPTED":
       toast(t("tv.brake", { name: p.playerName }));
-      return;
-    case "SESSION_ENDED":
-      endedReason = p.reason;
       return;
     case "ERROR":
       toast(errorMessage(p));

@@ -16,8 +16,6 @@ let link = null;
 let brakePending = false;
 let leaving = false;
 let ticking = false;
-// SESSION_ENDED comes before the close, and perhaps before any state to keep it in (a reload).
-let endedReason = null;
 
 mountLanguagePicker(() => {
   stage.key = null;
@@ -116,7 +114,7 @@ function connect() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow(), leave: leaveWhileAway }),
     onmessage,
-    onend: ({ code }) => {
+    onend: ({ code, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
       const sessionId = seat.sessionId;
@@ -177,9 +175,6 @@ function onmessage(message) {
       brakePending = false;
       toast(t(`brake.rejected.${p.reason}`));
       break;
-    case "SESSION_ENDED":
-      endedReason = p.reason;
-      return;
     case "ERROR":
       toast(p.code === "INVALID_PHASE" && snap?.paused ? t("game.pausedWait") : errorMessage(p));
       // A refused answer can be sent again.

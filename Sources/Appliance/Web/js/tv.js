@@ -18,8 +18,6 @@ let soundOn = localStorage.getItem("tripto.tvSound") === "on";
 const voice = new Audio();
 // Cues sent ahead of their time (the finale's confetti, a line): AUDIO_STOP calls them off.
 const pendingCues = new Set();
-// SESSION_ENDED comes before the close, and perhaps before any state to keep it in.
-let endedReason = null;
 
 mountLanguagePicker(() => {
   stage.key = null;
@@ -117,10 +115,9 @@ function connect() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
-    onend: ({ code }) => {
+    onend: ({ code, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
-      endedReason = null;
       snap = null;
       seats.clear("tv");
       if (kiosk) {
@@ -159,9 +156,6 @@ function onmessage(message) {
       for (const cue of pendingCues) clearTimeout(cue);
       pendingCues.clear();
       voice.pause();
-      return;
-    case "SESSION_ENDED":
-      endedReason = p.reason;
       return;
     case "ERROR":
       toast(errorMessage(p));
