@@ -79,6 +79,53 @@ struct ScoringTests {
             ])
     }
 
+    @Test("a finale paused before its winner goes on from there: the drumroll again, the fanfare, then the bed")
+    func pausedFinale() throws {
+        var table = try Table(
+            settings: Fixture.settings {
+                $0.introMs = 0; $0.followupsPerDestination = 0
+            })
+        try table.start([Fixture.secretDestination(1)])
+        try table.host(.forceReveal)
+        try table.host(.next)
+        try table.host(.next)
+        table.advance(1_500)
+        try table.host(.pause)
+        table.advance(20_000)
+        let t1 = table.now
+        let room = try table.host(.resume).compactMap { effect -> ServerEvent? in
+            if case .send(let event, .room) = effect { return event }
+            return nil
+        }
+        // 1.5 s in: the drumroll (0.8–3.2 s) starts again, the fanfare is 1.7 s away, the bed 4 s.
+        #expect(
+            room == [
+                .sfxPlay(SfxPlay(sfxId: "drumroll", startAtServerMs: t1)),
+                .sfxPlay(SfxPlay(sfxId: "winner_fanfare", startAtServerMs: t1 + 1_700)),
+                .uiEffectTrigger(
+                    UIEffectTrigger(
+                        effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: t1 + 1_700)),
+                .musicSet(
+                    MusicSet(
+                        trackId: "finale", mode: "loop", startAtServerMs: t1 + 4_000, gainDb: Game.defaultMusicGainDb)),
+            ])
+
+        // Paused again once the bed plays: only the bed comes back, at once.
+        table.advance(6_000)
+        try table.host(.pause)
+        table.advance(1_000)
+        let t2 = table.now
+        let again = try table.host(.resume).compactMap { effect -> ServerEvent? in
+            if case .send(let event, .room) = effect { return event }
+            return nil
+        }
+        #expect(
+            again == [
+                .musicSet(
+                    MusicSet(trackId: "finale", mode: "loop", startAtServerMs: t2, gainDb: Game.defaultMusicGainDb))
+            ])
+    }
+
     @Test("finaleMs 0 goes straight to ROUND_END")
     func noFinale() throws {
         var table = try Table(

@@ -24,19 +24,33 @@ extension Game {
             standingsTop: Array(full.prefix(3)), standingsFull: full)
         finalResults = results
         stopMusic(fadeOutMs: 600, into: &out)
-        out.room(.sfxPlay(SfxPlay(sfxId: "sting_build", startAtServerMs: now)))
-        out.room(.sfxPlay(SfxPlay(sfxId: "drumroll", startAtServerMs: now + 800)))
-        out.room(.sfxPlay(SfxPlay(sfxId: "winner_fanfare", startAtServerMs: now + 3_200)))
-        out.room(
-            .uiEffectTrigger(
-                UIEffectTrigger(
-                    effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: now + 3_200)))
+        finaleCues(elapsed: 0, now: now, into: &out)
         setMusic("finale", now: now + Self.finaleBedDelayMs, into: &out)
         out.everyone(.finalResultsPresent(results))
         if settings.finaleMs > 0 {
             arm(.finale, durationMs: Int64(settings.finaleMs), now: now, into: &out)
         } else {
             endRound()
+        }
+    }
+
+    /// The finale's cues from `elapsed` into it on: those ahead keep their place on the timeline, and
+    /// the one under way when a pause cut it starts again at once (a resume: the pause's
+    /// AUDIO_STOP called them all off). Each cue lasts until the next one begins; the fanfare and
+    /// confetti until the bed.
+    func finaleCues(elapsed: Int64, now: ServerTime, into out: inout Outbox) {
+        let steps: [(at: Int64, until: Int64, sfxId: String)] = [
+            (0, 800, "sting_build"), (800, 3_200, "drumroll"), (3_200, Self.finaleBedDelayMs, "winner_fanfare"),
+        ]
+        for step in steps where elapsed < step.until {
+            let startAt = now + max(0, step.at - elapsed)
+            out.room(.sfxPlay(SfxPlay(sfxId: step.sfxId, startAtServerMs: startAt)))
+            if step.sfxId == "winner_fanfare" {
+                out.room(
+                    .uiEffectTrigger(
+                        UIEffectTrigger(
+                            effectId: "confetti", intensity: "high", durationMs: 2_500, startAtServerMs: startAt)))
+            }
         }
     }
 

@@ -62,8 +62,17 @@ extension Game {
         for index in timers.indices where timers[index].release(.hostPause, at: now) {
             out.everyone(.timerSync(timers[index].view))
         }
+        var musicAt = now
+        if phase == .finalResults, let finale = timers.first(where: { $0.purpose == .finale }) {
+            // The finale goes on from where the pause caught it: the winner still gets the
+            // fanfare, and the bed comes in after it.
+            let elapsed = now - finale.startAt
+            finaleCues(elapsed: elapsed, now: now, into: &out)
+            musicAt = now + max(0, Self.finaleBedDelayMs - elapsed)
+        }
         if let musicTrack {
-            out.room(.musicSet(MusicSet(trackId: musicTrack, mode: "loop", startAtServerMs: now, gainDb: musicGainDb)))
+            out.room(
+                .musicSet(MusicSet(trackId: musicTrack, mode: "loop", startAtServerMs: musicAt, gainDb: musicGainDb)))
         }
     }
 }
