@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GRDB
 import Testing
 
 /// What the box does on its own: ending sessions nobody uses, noticing peers that vanished,
@@ -23,6 +24,54 @@ struct HousekeepingTests {
         #expect(try await http.get("/v1/sessions/by-code/\(busy.string("joinCode"))").status == 200)
         #expect(try await http.get("/healthz").json["sessions"] as? Int == 1)
         socket.close()
+    }
+
+    @Test("an ended session is kept for --keep-ended-days, then deleted with its participants and log")
+    func oldEndedSessionsDeleted() async throws {
+        let box = try BoxProcess(arguments: ["--keep-ended-days", "2"])
+        try await box.start()
+        let http = HTTP(base: box.baseURL)
+        var endedIds: [String] = []
+        for _ in 0..<2 {
+            let created = try await http.post("/v1/sessions")
+            let id = created.string("sessionId")
+            let token = created.string("hostAuthToken")
+            #expect(
+                try await http.call("DELETE", "/v1/sessions/\(id)", headers: ["Authorization": "Bearer \(token)"])
+                    .status == 204)
+            endedIds.append(id)
+        }
+        let ended = endedIds
+        let live = try await http.post("/v1/sessions").string("sessionId")
+        await box.stop()
+
+        // The first ended three days ago, the second one day ago.
+        let database = try DatabaseQueue(path: box.databasePath)
+        try await database.write { db in
+            for (id, days) in zip(ended, [3, 1]) {
+                try db.execute(
+                    sql: "UPDATE session SET endedAt = endedAt - ? WHERE id = ?", arguments: [days * 86_400_000, id])
+            }
+        }
+        try await box.start()
+        let restarted = HTTP(base: box.baseURL)
+        #expect(try await restarted.get("/v1/sessions/\(ended[0])/qr.svg").status == 404)
+        #expect(try await restarted.get("/v1/sessions/\(ended[1])/qr.svg").status == 410)
+        #expect(try await restarted.get("/v1/sessions/\(live)/qr.svg").status == 200)
+        let rows = try await database.read { db in
+            try ["session", "participant", "command"].map { table in
+                try ended.map { id in
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(table == "session" ? "id" : "sessionId") = ?",
+                        arguments: [id]) ?? -1
+                }
+            }
+        }
+        // session, participant, command: none left of the old one; the recent one keeps all three.
+        #expect(rows.map { $0[0] } == [0, 0, 0])
+        #expect(rows.allSatisfy { $0[1] > 0 })
+        #expect(try await database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        await box.stop()
     }
 
     @Test("a half-open peer (no reads, no pongs) is shown as not connected within 15 s, and its socket closed")

@@ -14,6 +14,8 @@ struct BoxConfiguration: Sendable {
     var maxPlayers = 50
     /// Sessions with nobody connected are ended after this long.
     var idleSessionSeconds = 600
+    /// Ended sessions (and their command logs) are deleted this long after they ended.
+    var keepEndedDays = 7
     var logLevel: Logger.Level = .info
     /// Print the launch URL as a QR code in the terminal once the box is listening.
     var printQRCode = true

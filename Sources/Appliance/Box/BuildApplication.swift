@@ -47,7 +47,9 @@ struct Box: Sendable {
                     logger: logger)
             },
             logger: logger)
-        hub = SessionHub(environment: environment, idleSessionSeconds: configuration.idleSessionSeconds)
+        hub = SessionHub(
+            environment: environment, idleSessionSeconds: configuration.idleSessionSeconds,
+            keepEndedDays: configuration.keepEndedDays)
         try await hub.restore(now: ServerClock.now())
         if let options = configuration.kiosk {
             kiosk = KioskDirector(

@@ -45,6 +45,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a session may have nobody connected before it ends.")
     var idleTimeout = 600
 
+    @Option(
+        name: .customLong("keep-ended-days"),
+        help: "Days an ended session (and its command log) is kept before it is deleted.")
+    var keepEndedDays = 7
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -130,6 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--log-level \(logLevel) is not a level")
         }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
+        guard (1...3650).contains(keepEndedDays) else { throw ValidationError("--keep-ended-days must be 1–3650") }
         guard maxPlayers >= 1 else { throw ValidationError("--max-players must be at least 1") }
         if let name, name.isEmpty || name.utf8.count > 63 {
             throw ValidationError("--name must be 1–63 bytes (an mDNS service name)")
@@ -150,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.defaultPackId = defaultPack
         configuration.maxPlayers = maxPlayers
         configuration.idleSessionSeconds = idleTimeout
+        configuration.keepEndedDays = keepEndedDays
         configuration.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         configuration.printQRCode = !noQR
         configuration.announce = !noMDNS

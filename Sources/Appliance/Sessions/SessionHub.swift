@@ -1,22 +1,29 @@
 import Core
 import Foundation
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// All live sessions of the box: creating them with unique join codes, finding them by id or code,
-/// restoring them after a restart, and ending the ones nobody has used for a while.
+/// restoring them after a restart, ending the ones nobody has used for a while, and deleting ended
+/// ones once they are old.
 actor SessionHub {
     let environment: RoomEnvironment
     private let idleLimitMs: Int64
+    /// How long an ended session stays in the database (its 410s, a late reconnect's
+    /// SESSION_ENDED) before it and its log are deleted.
+    private let keepEndedMs: Int64
+    private var nextPruneAt: Int64 = .min
     private var rooms: [String: SessionRoom] = [:]
     private var roomsByCode: [String: SessionRoom] = [:]
     /// Codes handed to sessions being created, so no other creation takes them meanwhile.
     private var reservedCodes: Set<String> = []
     private var logger: Logger { environment.logger }
 
-    init(environment: RoomEnvironment, idleSessionSeconds: Int) {
+    init(environment: RoomEnvironment, idleSessionSeconds: Int, keepEndedDays: Int = 7) {
         self.environment = environment
         idleLimitMs = Int64(idleSessionSeconds) * 1000
+        keepEndedMs = Int64(keepEndedDays) * 86_400_000
     }
 
     /// Rebuilds every live session from its command log and re-arms its timers.
@@ -29,6 +36,7 @@ actor SessionHub {
             await room.start()
         }
         if !rooms.isEmpty { logger.info("sessions restored", metadata: ["count": "\(rooms.count)"]) }
+        await pruneEnded(now: now)
     }
 
     var liveCount: Int { rooms.count }
@@ -65,7 +73,7 @@ actor SessionHub {
         return Created(room: room, record: record, seat: seat, tvJoinToken: tvJoinToken)
     }
 
-    /// Forgets a session that has ended (it stays in the database, read-only).
+    /// Forgets a session that has ended (it stays in the database, read-only, until `pruneEnded`).
     func forget(_ room: SessionRoom) {
         guard rooms[room.id] === room else { return }
         rooms[room.id] = nil
@@ -88,6 +96,32 @@ actor SessionHub {
                     "idle session not ended", metadata: ["session.id": "\(room.id)", "error": "\(error.message)"])
             }
         }
+        await pruneEnded(now: now)
+    }
+
+    /// Deletes the sessions that ended longer ago than they are kept, with their participants and
+    /// logs: at the start and then once an hour, so a box that runs for months (a venue's kiosk
+    /// opens a session every few games) does not fill its disk. A few sessions per transaction, on
+    /// NIO's thread pool: the event loops go on, and the journal's saves wait for at most one.
+    func pruneEnded(now: Int64) async {
+        guard now >= nextPruneAt else { return }
+        nextPruneAt = now + 3_600_000
+        let database = environment.database
+        let cutoff = now - keepEndedMs
+        let batch = 10
+        var deleted = 0
+        do {
+            while true {
+                let count = try await NIOThreadPool.singleton.runIfActive {
+                    try database.pruneEnded(before: cutoff, limit: batch)
+                }
+                deleted += count
+                if count < batch { break }
+            }
+        } catch {
+            logger.warning("ended sessions not deleted", metadata: ["error": "\(error)"])
+        }
+        if deleted > 0 { logger.info("ended sessions deleted", metadata: ["count": "\(deleted)"]) }
     }
 
     /// Shutting down: every client is told the box is going away (close 1001); waits up to two

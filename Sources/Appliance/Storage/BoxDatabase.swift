@@ -125,6 +125,10 @@ struct BoxDatabase: Sendable {
         migrator.registerMigration("v4: session pacing") { db in
             try db.alter(table: "session") { t in t.add(column: "pacing", .jsonText) }
         }
+        // Ended sessions are deleted once they are old enough (`pruneEnded`): found by their end.
+        migrator.registerMigration("v5: ended sessions found by their end") { db in
+            try db.execute(sql: "CREATE INDEX session_ended ON session(endedAt) WHERE endedAt IS NOT NULL")
+        }
         return migrator
     }
 
@@ -222,6 +226,20 @@ struct BoxDatabase: Sendable {
             try String.fetchAll(
                 db, sql: "SELECT destinationId FROM played WHERE packId = ? ORDER BY playedAt DESC", arguments: [packId]
             )
+        }
+    }
+
+    /// Deletes up to `limit` sessions that ended before `cutoff`, with their participants and
+    /// command logs; returns how many went. Kept small per call, since the journal's saves wait
+    /// for the writer meanwhile.
+    func pruneEnded(before cutoff: Int64, limit: Int) throws -> Int {
+        try writer.write { db in
+            let ids = try String.fetchAll(
+                db, sql: "SELECT id FROM session WHERE endedAt IS NOT NULL AND endedAt < ? ORDER BY endedAt LIMIT ?",
+                arguments: [cutoff, limit])
+            // The participants and the command log go with their session (ON DELETE CASCADE).
+            for id in ids { try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id]) }
+            return ids.count
         }
     }
 
