@@ -11,16 +11,21 @@ public struct Announcement: Sendable, Equatable {
     /// A `name` entry follows the service's name when a collision renames it.
     public var txt: [(key: String, value: String)]
     public var types: [String]
+    /// The one network interface to announce on (its index); nil: every interface.
+    public var interfaceIndex: Int32?
 
-    public init(name: String, port: UInt16, txt: [(key: String, value: String)], types: [String]) {
+    public init(
+        name: String, port: UInt16, txt: [(key: String, value: String)], types: [String], interfaceIndex: Int32? = nil
+    ) {
         self.name = name
         self.port = port
         self.txt = txt
         self.types = types
+        self.interfaceIndex = interfaceIndex
     }
 
     public static func == (a: Announcement, b: Announcement) -> Bool {
-        a.name == b.name && a.port == b.port && a.types == b.types
+        a.name == b.name && a.port == b.port && a.types == b.types && a.interfaceIndex == b.interfaceIndex
             && a.txt.map { "\($0.key)=\($0.value)" } == b.txt.map { "\($0.key)=\($0.value)" }
     }
 }
@@ -184,7 +189,8 @@ public final class Advertiser: @unchecked Sendable {
             var result: Int32 = 0
             for type in announcement.types {
                 result = avahi_entry_group_add_service_strlst(
-                    group, AvahiIfIndex(tripto_avahi_if_unspec()), AvahiProtocol(tripto_avahi_proto_unspec()),
+                    group, AvahiIfIndex(announcement.interfaceIndex ?? Int32(tripto_avahi_if_unspec())),
+                    AvahiProtocol(tripto_avahi_proto_unspec()),
                     AvahiPublishFlags(0), name, type, nil, nil, announcement.port, records)
                 if result < 0 { break }
             }

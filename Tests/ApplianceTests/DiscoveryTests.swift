@@ -45,6 +45,39 @@ struct DiscoveryTests {
         }
     }
 
+    @Test("listening on loopback only, the box is announced there only; listening everywhere, on the LAN too")
+    func announcedWhereReachable() async throws {
+        try await MDNSLoopback.running(lan: true) { mdns in
+            // BoxProcess listens on 127.0.0.1 unless told otherwise.
+            let desk = try BoxProcess(arguments: ["--name", "Desk"], environment: mdns.environment, announce: true)
+            let lounge = try BoxProcess(
+                arguments: ["--name", "Lounge", "--host", "0.0.0.0"], environment: mdns.environment, announce: true)
+            try await desk.start()
+            defer { desk.terminate() }
+            try await lounge.start()
+            defer { lounge.terminate() }
+
+            // Where each was seen, by the address it resolved to (field 8): "=;IF;IPv4;Lounge;_tripto._tcp;
+            // local;HOST;10.213.0.1;PORT;…". avahi-browse names the interface by its index in its own
+            // namespace, not in the daemon's.
+            func addresses(of name: String, _ type: String = "_tripto._tcp") async throws -> Set<String> {
+                var found: Set<String> = []
+                for line in try await mdns.browse(type) {
+                    let fields = line.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                    if fields.count > 7, fields[3] == name { found.insert(fields[7]) }
+                }
+                return found
+            }
+            let both = try await poll(for: .seconds(10), every: .milliseconds(200)) {
+                let seen = try await addresses(of: "Lounge")
+                return seen == ["127.0.0.1", "10.213.0.1"] ? seen : nil
+            }
+            #expect(both != nil, "the box listening everywhere is announced on both interfaces")
+            #expect(try await addresses(of: "Desk") == ["127.0.0.1"])
+            #expect(try await addresses(of: "Desk", "_http._tcp") == ["127.0.0.1"])
+        }
+    }
+
     @Test("avahi-daemon restarts: the box is announced again within seconds")
     func daemonRestart() async throws {
         try await MDNSLoopback.running { mdns in

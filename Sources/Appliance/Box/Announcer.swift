@@ -3,13 +3,16 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Announces the box on the LAN by mDNS while it serves, as `_tripto._tcp` and `_http._tcp`. It waits
+/// Announces the box on the LAN by mDNS while it serves, as `_tripto._tcp` and `_http._tcp`, on the
+/// interface it listens on, or on every one (`--host`, `ListenHost`). It waits
 /// for the port the server listens on, then keeps the announcement up: with no avahi-daemon it warns
 /// once and tries again every few seconds; it never stops the box. Withdrawn on shutdown.
 struct Announcer: Service {
     let name: String
     let boxId: String
     let ports: AsyncStream<Int>
+    /// The one interface the box listens on (`--host`); nil: every interface.
+    let interfaceIndex: Int32?
     let logger: Logger
 
     /// Protocol version of the wire contract, in the TXT records.
@@ -25,7 +28,7 @@ struct Announcer: Service {
                     ("proto", Self.protocolVersion), ("path", "/"), ("id", boxId), ("name", name),
                     ("version", Tripto.version),
                 ],
-                types: [Announcement.triptoType, Announcement.httpType]),
+                types: [Announcement.triptoType, Announcement.httpType], interfaceIndex: interfaceIndex),
             logger: logger)
         defer { advertiser.stop() }
         try? await cancelWhenGracefulShutdown {

@@ -28,7 +28,9 @@ struct Box: Sendable {
         }
         guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
         web = try WebPages(directory: webDirectory)
-        address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
+        address = PublicAddress(
+            configured: configuration.publicURL, listening: ListenHost(host: configuration.host),
+            port: configuration.port)
         let defaults = Pacing()
         let scale = configuration.autoPace
         environment = RoomEnvironment(
@@ -111,6 +113,7 @@ struct Box: Sendable {
                     service: Announcer(
                         name: configuration.boxName ?? Announcer.defaultName(),
                         boxId: Announcer.boxId(dataDirectory: configuration.dataDirectory), ports: ports,
+                        interfaceIndex: ListenHost(host: configuration.host).interfaceIndex,
                         logger: environment.logger)))
         }
         let group = ServiceGroup(

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Address to listen on.")
+    @Option(help: "Address to listen on: 0.0.0.0 for every interface, or one address, which links and mDNS then use.")
     var host = "0.0.0.0"
 
     @Option(help: "Port to listen on (0 picks a free one).")

@@ -6,6 +6,9 @@ import Foundation
 final class MDNSLoopback: @unchecked Sendable {
     let directory: URL
     let namespace: String
+    /// A second interface in the namespace (`lan0`), standing for the LAN: nothing crosses it, but
+    /// avahi-daemon announces and browses on it as on any other.
+    let lan: Bool
     private var bus: Int32?
     private var avahi: Int32?
 
@@ -13,7 +16,8 @@ final class MDNSLoopback: @unchecked Sendable {
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socketPath)"] }
     private var socketPath: String { directory.appendingPathComponent("system_bus_socket").path }
 
-    init() throws {
+    init(lan: Bool = false) throws {
+        self.lan = lan
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("tripto-mdns-\(UUID().uuidString.prefix(8))")
         namespace = "tripto-\(UUID().uuidString.prefix(8).lowercased())"
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -44,7 +48,7 @@ final class MDNSLoopback: @unchecked Sendable {
         [server]
         use-ipv4=yes
         use-ipv6=no
-        allow-interfaces=lo
+        allow-interfaces=lo\(lan ? ",lan0" : "")
         [wide-area]
         enable-wide-area=no
         [publish]
@@ -61,6 +65,15 @@ final class MDNSLoopback: @unchecked Sendable {
         try await wait("the private bus") { FileManager.default.fileExists(atPath: self.socketPath) }
         try await Shell.run("/usr/sbin/ip", ["netns", "add", namespace])
         try await Shell.run("/usr/sbin/ip", ["-n", namespace, "link", "set", "lo", "up"])
+        if lan {
+            // A veth pair with both ends in the namespace: avahi-daemon uses `lan0`, `lan1` is its peer.
+            try await Shell.run(
+                "/usr/sbin/ip", ["-n", namespace, "link", "add", "lan0", "type", "veth", "peer", "name", "lan1"])
+            try await Shell.run("/usr/sbin/ip", ["-n", namespace, "addr", "add", "10.213.0.1/24", "dev", "lan0"])
+            for end in ["lan0", "lan1"] {
+                try await Shell.run("/usr/sbin/ip", ["-n", namespace, "link", "set", end, "up"])
+            }
+        }
         try await startAvahi()
     }
 
@@ -74,9 +87,10 @@ final class MDNSLoopback: @unchecked Sendable {
         try await wait("avahi-daemon") { await self.avahiState() == 2 }
     }
 
-    /// A started loopback for `body`, stopped afterwards (also when `body` throws).
-    static func running<T>(_ body: (MDNSLoopback) async throws -> T) async throws -> T {
-        let mdns = try MDNSLoopback()
+    /// A started loopback (with `lan0` too if asked) for `body`, stopped afterwards (also when
+    /// `body` throws).
+    static func running<T>(lan: Bool = false, _ body: (MDNSLoopback) async throws -> T) async throws -> T {
+        let mdns = try MDNSLoopback(lan: lan)
         do {
             try await mdns.start()
             let result = try await body(mdns)
