@@ -216,12 +216,18 @@ struct SessionsController: Sendable {
     private func clip(_ context: BoxRequestContext) async throws -> Response {
         let (room, _) = try await liveRoom(context, now: ServerClock.now())
         let clipId = context.parameters.get("clipId") ?? ""
-        guard let path = await room.clipPath(clipId), let data = FileManager.default.contents(atPath: path) else {
-            throw BoxError(status: 404, code: "ASSET_NOT_FOUND", message: "No clip \(clipId) in this session's pack")
+        let missing = BoxError(
+            status: 404, code: "ASSET_NOT_FOUND", message: "No clip \(clipId) in this session's pack")
+        guard let path = await room.clipPath(clipId) else { throw missing }
+        // Read on NIO's thread pool, in chunks: the event loop that serves the game's sockets goes on.
+        let body: ResponseBody
+        do {
+            body = try await FileIO().loadFile(path: path, context: context)
+        } catch {
+            throw missing
         }
         return Response(
-            status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "public, max-age=86400"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "public, max-age=86400"], body: body)
     }
 
     /// The session named in the path, if it is live; 410 when it has ended, 404 when it never was.

@@ -56,6 +56,8 @@ actor SessionRoom {
     private var lastProjections: [Role: Projection] = [:]
     /// For connections that take patches: the generation each was last sent, and its `you` then.
     private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
+    /// Clip lengths already read (`clipDuration`); nil for a clip that has no readable file.
+    private var clipDurations: [String: Int64?] = [:]
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -241,6 +243,15 @@ actor SessionRoom {
     /// The pack file of a clip that has been played in this game.
     func clipPath(_ clipId: String) -> String? {
         game.packClip(for: clipId).flatMap { environment.packs.clipPath(packId: game.settings.packId, clipId: $0) }
+    }
+
+    /// A clip's length for its AUDIO_PLAY, read from its header once per game (a followup's
+    /// question is played again after a reconnect, and the intro every round).
+    private func clipDuration(_ clipId: String) -> Int64? {
+        if let known = clipDurations[clipId] { return known }
+        let duration = clipPath(clipId).flatMap(WAVDuration.milliseconds(ofFileAt:))
+        clipDurations[clipId] = duration
+        return duration
     }
 
     /// A message from a connected client.
@@ -562,7 +573,7 @@ actor SessionRoom {
         for case .send(var event, let audience) in effects {
             if case .audioPlay(var play) = event {
                 play.url = "/v1/sessions/\(id)/assets/\(play.clipId)"
-                play.durationMs = clipPath(play.clipId).flatMap(WAVDuration.milliseconds(ofFileAt:))
+                play.durationMs = clipDuration(play.clipId)
                 event = .audioPlay(play)
             }
             if let speaker = environment.speaker, event.isSound {
