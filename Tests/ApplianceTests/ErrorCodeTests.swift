@@ -84,6 +84,28 @@ struct ErrorCodeTests {
         #expect(asTv.text.contains("/v1/sessions/{id}/tv") && !asTv.text.contains("\\/"), "\(asTv.text)")
     }
 
+    @Test("a phone that connects while the end is being saved hears SESSION_ENDED, never UNAUTHORIZED")
+    func connectingAsItEnds() async throws {
+        for _ in 0..<4 {
+            let created = try await http.post("/v1/sessions")
+            let id = created.string("sessionId")
+            let token = try await http.post(
+                "/v1/sessions/\(id)/join", ["name": "Anna", "joinCode": created.string("joinCode")]
+            ).string("playerAuthToken")
+            // Sockets opened just before, during and after the end's save.
+            var sockets = (0..<4).map { _ in TestSocket(url: box.webSocketURL, token: token) }
+            let deleted = try await http.call(
+                "DELETE", "/v1/sessions/\(id)", headers: ["Authorization": "Bearer \(created.string("hostAuthToken"))"])
+            #expect(deleted.status == 204)
+            sockets += (0..<4).map { _ in TestSocket(url: box.webSocketURL, token: token) }
+            for socket in sockets {
+                try await socket.expect("SESSION_ENDED") { $0.payloadObject["reason"] as? String == "host_ended" }
+                #expect(try await socket.closeCode() == 1000)
+                #expect(!(await socket.allTexts()).contains { $0.contains("UNAUTHORIZED") })
+            }
+        }
+    }
+
     @Test("REST: DELETE needs the host's token; then SESSION_ENDED")
     func delete() async throws {
         let created = try await http.post("/v1/sessions")

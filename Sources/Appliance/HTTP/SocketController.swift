@@ -81,7 +81,6 @@ struct SocketController: Sendable {
             return .refused
         }
         var turnedAway = participant.revokedAt != nil
-        var ending = false
         if !turnedAway, let room = await hub.room(id: participant.sessionId) {
             let connection = Connection(
                 id: Secrets.token(bytes: 6), participantId: participant.id, role: participant.role,
@@ -89,17 +88,19 @@ struct SocketController: Sendable {
             // The room decides on the state it has saved: the session may have ended, or the
             // participant been kicked (its revocation still on its way to the disk).
             if await room.attach(connection, now: now) { return .attached(connection, room) }
-            ending = await room.isEnded
-            turnedAway = !ending
-        }
-        // An end still on its way to the disk is waited for (a save takes milliseconds), so that
-        // the client hears SESSION_ENDED, and only once it is saved.
-        for attempt in 0..<(ending ? 40 : 1) {
-            if attempt > 0 { try? await Task.sleep(for: .milliseconds(50)) }
-            if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason
-            {
-                return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
+            // An end still on its way to the disk is waited for (a save takes milliseconds): the
+            // client hears SESSION_ENDED once it is saved. An end that could not be saved was
+            // undone, and the client is let in.
+            if await room.isEnded {
+                if let reason = await room.savedEnd() {
+                    return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: room.id, now: now))
+                }
+                if await room.attach(connection, now: now) { return .attached(connection, room) }
             }
+            turnedAway = true
+        }
+        if let session = try? environment.database.session(participant.sessionId), let reason = session.endedReason {
+            return .ended(WireEncoder.sessionEnded(reason: reason, sessionId: session.id, now: now))
         }
         return turnedAway ? .revoked(sessionId: participant.sessionId) : .refused
     }

@@ -56,6 +56,8 @@ actor SessionRoom {
     private var lastProjections: [Role: Projection] = [:]
     /// For connections that take patches: the generation each was last sent, and its `you` then.
     private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
+    /// The save of the command that ended the session (`savedEnd`).
+    private var endSave: Save?
     /// Clip lengths already read (`clipDuration`); nil for a clip that has no readable file.
     private var clipDurations: [String: Int64?] = [:]
 
@@ -201,6 +203,15 @@ actor SessionRoom {
             [.text(connection, .whole(texts.welcome)), .text(connection, .whole(texts.snapshot))], after: ticket)
         if presenceChanged { sendPresenceSoon() }
         return true
+    }
+
+    /// Why the session ended, once that is on disk: nil if it has not ended, or if its end could
+    /// not be saved (the room is then back to before it). Waits for the end's save.
+    func savedEnd() async -> String? {
+        guard game.isEnded else { return nil }
+        try? await endSave?.wait()
+        rollBackIfFailed()
+        return game.endedReason
     }
 
     func detach(_ connectionId: String, now: Int64) {
@@ -382,6 +393,7 @@ actor SessionRoom {
             }
         }
         let save = Save()
+        if write.endedReason != nil { endSave = save }
         let (outbox, ticket) = (self.outbox, self.ticket)
         environment.database.journal.submit(write, creating: newSession) { [weak self] result in
             switch result {
@@ -709,22 +721,23 @@ extension SessionRoom {
     /// A command's save, for the callers that answer only once it is on disk.
     final class Save: Sendable {
         private let state = Mutex<
-            (result: Result<Void, BoxError>?, waiter: CheckedContinuation<Result<Void, BoxError>, Never>?)
-        >((nil, nil))
+            (result: Result<Void, BoxError>?, waiters: [CheckedContinuation<Result<Void, BoxError>, Never>])
+        >((nil, []))
 
         func finish(_ result: Result<Void, BoxError>) {
-            let waiter = state.withLock { state in
+            let waiters = state.withLock { state in
                 state.result = result
-                defer { state.waiter = nil }
-                return state.waiter
+                defer { state.waiters = [] }
+                return state.waiters
             }
-            waiter?.resume(returning: result)
+            for waiter in waiters { waiter.resume(returning: result) }
         }
 
+        /// Returns once the save is done; any number of callers may wait.
         func wait() async throws(BoxError) {
             let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, BoxError>, Never>) in
                 let done = state.withLock { state in
-                    if state.result == nil { state.waiter = waiter }
+                    if state.result == nil { state.waiters.append(waiter) }
                     return state.result
                 }
                 if let done { waiter.resume(returning: done) }
