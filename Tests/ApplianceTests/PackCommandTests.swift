@@ -84,6 +84,22 @@ struct PackCommandTests {
                 """)
     }
 
+    @Test("a key written twice fails with status 1 and names the key")
+    func duplicateKey() throws {
+        let folder = try Self.temporaryPack {
+            $0 = $0.replacingOccurrences(of: "\"region\":", with: "\"region\": \"Götaland\", \"region\":")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output) = try Self.run(["pack", "validate", folder.path])
+        #expect(status == 1)
+        #expect(
+            output == """
+                \(folder.path)/pack.json: $.destinations[0]: the key "region" appears twice
+                1 problem found
+
+                """)
+    }
+
     @Test("a language the box does not speak is named as such")
     func unknownLanguage() throws {
         let folder = try Self.temporaryPack {

@@ -34,6 +34,20 @@ struct PackValidatorTests {
         }
     }
 
+    /// The problems of the mini pack's text after `edit`: for what a JSON tree cannot hold, such as a key twice.
+    private func textProblems(_ edit: (inout String) -> Void) throws -> [String] {
+        var text = String(decoding: try Fixture.data("mini.json"), as: UTF8.self)
+        edit(&text)
+        return PackValidator.validate(data: Data(text.utf8), file: "mini.json").problems.map(\.description)
+    }
+
+    private func replacing(_ old: String, with new: String) -> (inout String) -> Void {
+        { text in
+            #expect(text.contains(old), "the fixture has \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+    }
+
     @Test("the mini fixture is valid")
     func validFixture() throws {
         #expect(try problems { _ in }.isEmpty)
@@ -106,6 +120,67 @@ struct PackValidatorTests {
             try problems { tree in
                 destination(&tree) { $0["clues"] = Array(($0["clues"] as! [Any]).prefix(4)) }
             } == ["mini.json: $.destinations[0].clues: must have exactly 5 entries, has 4"])
+    }
+
+    @Test("a key twice in one object is a problem at that object, not content silently dropped")
+    func duplicateKeys() throws {
+        #expect(
+            try textProblems(
+                replacing(
+                    "\"name\": \"Gothenburg\",", with: "\"name\": \"Gothenburg\", \"name\": \"Göteborg\",")
+            ) == ["mini.json: $.destinations[0]: the key \"name\" appears twice"])
+        // The decoder keeps one "clues" and drops the other: both the key and what is left are reported.
+        #expect(
+            try textProblems(
+                replacing(
+                    "\"revealText\": \"We are in Gothenburg!\",",
+                    with: "\"revealText\": \"We are in Gothenburg!\", \"clues\": [],")
+            ) == [
+                "mini.json: $.destinations[0]: the key \"clues\" appears twice",
+                "mini.json: $.destinations[0].clues: must have exactly 5 entries, has 0",
+            ])
+        // The same key spelt with an escape, three times, deep in a followup.
+        #expect(
+            try textProblems(
+                replacing(
+                    "\"answer\": \"Liseberg\",",
+                    with: "\"answer\": \"Liseberg\", \"\\u0061nswer\": \"Tivoli\", \"answe\\u0072\": \"Liseberg\",")
+            ) == ["mini.json: $.destinations[0].followups[0]: the key \"answer\" appears 3 times"])
+        #expect(
+            try textProblems(replacing("\"title\": \"Mini\",", with: "\"title\": \"Mini\", \"title\": \"Maxi\","))
+                == ["mini.json: $: the key \"title\" appears twice"])
+    }
+
+    @Test("duplicate keys are found in the raw text: escapes, nesting, strings that look like JSON")
+    func duplicateKeyScan() throws {
+        func found(_ json: String, encoding: String.Encoding = .utf8) throws -> [String] {
+            let data = try #require(json.data(using: encoding))
+            // Only text the decoder accepts is scanned.
+            _ = try JSONDecoder().decode(JSONValue.self, from: data)
+            return JSONDuplicateKeys.find(in: data).map { "\($0.path) \($0.key) \($0.count)" }
+        }
+        #expect(try found(#"{"a": 1, "b": 2, "c": {"a": 3}, "d": [{"a": 4}, {"a": 5}]}"#) == [])
+        #expect(try found(#"{"a": 1, "a": 2}"#) == ["$ a 2"])
+        #expect(try found(#"{"a": 1, "\u0061": 2, "\u0041": 3, "A": 4}"#) == ["$ a 2", "$ A 2"])
+        // Escaped quotes and backslashes inside keys; a value that looks like keys and brackets.
+        #expect(
+            try found(#"{"q\"": "\"}, \"q\\\"\": [", "q\u0022": 1, "b\\": 1, "b\u005C": 2}"#) == ["$ q\" 2", "$ b\\ 2"])
+        // A surrogate pair is the character it encodes; canonically equivalent spellings are one key,
+        // as they are in the decoded dictionary.
+        #expect(try found(#"{"\ud83d\ude00": 1, "😀": 2, "\u00e9": 1, "e\u0301": 2}"#) == ["$ 😀 2", "$ é 2"])
+        #expect(try found(#"{"x": 1, "x": 2, "x": 3, "y": 1, "x": 4}"#) == ["$ x 4"])
+        // The path of the object, through arrays and keys, in the order the second spellings appear.
+        #expect(
+            try found(#"{"list": [1, "[", {"k": 1}, {"k": {"z": 1, "z": 2}, "k": 3}], "top": 1, "top": 2}"#) == [
+                "$.list[3].k z 2", "$.list[3] k 2", "$ top 2",
+            ])
+        #expect(try found(#"[{"a": 1}, [], {"a": 1, "a": 2}]"#) == ["$[2] a 2"])
+        // The decoder also reads UTF-16 and UTF-32.
+        for encoding: String.Encoding in [
+            .utf16, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
+        ] {
+            #expect(try found(#"{"é": {"\u00e9": 1, "é": 2}}"#, encoding: encoding) == ["$.é é 2"], "\(encoding)")
+        }
     }
 
     @Test("every schema problem is reported at once")

@@ -29,7 +29,12 @@ public enum PackValidator {
         } catch {
             return (nil, [PackProblem(file: file, path: root, reason: "is not valid JSON (\(syntaxError(error)))")])
         }
-        var problems = PackSchema.check(value, against: PackSchema.pack, at: root)
+        // The decoder keeps one value of a key written twice: what it dropped is reported, not lost.
+        var problems = JSONDuplicateKeys.find(in: data).map {
+            PackProblem(
+                path: $0.path, reason: "the key \"\($0.key)\" appears \($0.count == 2 ? "twice" : "\($0.count) times")")
+        }
+        problems += PackSchema.check(value, against: PackSchema.pack, at: root)
         guard problems.isEmpty else { return (nil, problems.map { $0.in(file) }) }
         // The schema knows a two-letter string; the box speaks these languages.
         if case .object(let fields) = value, case .string(let code)? = fields["language"],
