@@ -251,6 +251,36 @@ struct PackValidatorTests {
             ])
     }
 
+    @Test("a destination's name needs a letter; an alias a letter or digit")
+    func nameWithoutLetters() throws {
+        for name in ["—", "123", "?!", "1 – 2"] {
+            #expect(
+                try problems { tree in destination(&tree) { $0["name"] = name } } == [
+                    "mini.json: $.destinations[0].name: has no letters"
+                ], "\(name)")
+        }
+        #expect(try problems { tree in destination(&tree) { $0["name"] = "Route 66" } }.isEmpty)
+        #expect(
+            try problems { tree in destination(&tree) { $0["aliases"] = ["Göteborg", "…"] } } == [
+                "mini.json: $.destinations[0].aliases[1]: has no letters or digits"
+            ])
+        // Two names without letters are not also reported as the same name.
+        let found = try problems { tree in
+            var destinations = tree["destinations"] as! [[String: Any]]
+            destinations[0]["name"] = "—"
+            var copy = destinations[0]
+            copy["id"] = "elsewhere"
+            copy["name"] = "?"
+            destinations.append(copy)
+            tree["destinations"] = destinations
+        }
+        #expect(
+            found == [
+                "mini.json: $.destinations[0].name: has no letters",
+                "mini.json: $.destinations[1].name: has no letters",
+            ])
+    }
+
     /// Mistakes met while writing the shipped packs.
     @Test("authoring mistakes: country aliases, reveal spoilers, answers built on the name, unsourced records")
     func authoringMistakes() throws {

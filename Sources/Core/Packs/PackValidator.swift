@@ -101,8 +101,12 @@ public enum PackValidator {
             } else {
                 destinationIds[destination.id] = d
             }
+            // A place is named in words: digits alone ("123") or a dash are not a name a player can give.
+            // Such a name is not also compared with the others' names.
             let nameKey = AnswerText.normalized(destination.name)
-            if let first = destinationNames[nameKey] {
+            if !nameKey.contains(where: \.isLetter) {
+                problem(at.key("name"), "has no letters")
+            } else if let first = destinationNames[nameKey] {
                 problem(at.key("name"), "\"\(destination.name)\" is also the name of destinations[\(first)]")
             } else {
                 destinationNames[nameKey] = d
