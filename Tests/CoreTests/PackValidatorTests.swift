@@ -281,6 +281,47 @@ struct PackValidatorTests {
             ])
     }
 
+    @Test("no control characters in what players and the TV see, not even a line break in a one-line text")
+    func controlCharacters() throws {
+        func expectOne(_ path: String, _ reason: String, _ mutate: (inout [String: Any]) -> Void) throws {
+            #expect(try problems(mutate) == ["mini.json: $.\(path): \(reason)"])
+        }
+        try expectOne("title", "contains a control character (U+0009)") { $0["title"] = "Mini\t" }
+        try expectOne("destinations[0].name", "contains a control character (U+0007)") { tree in
+            destination(&tree) { $0["name"] = "Gothen\u{7}burg" }
+        }
+        try expectOne("destinations[0].aliases[0]", "contains a control character (U+000A)") { tree in
+            destination(&tree) { $0["aliases"] = ["Göte\nborg"] }
+        }
+        try expectOne("destinations[0].clues[1].text", "contains a control character (U+000A)") { tree in
+            clue(1, &tree) { $0["text"] = "Dutch engineers laid out\nits canals." }
+        }
+        try expectOne("destinations[0].followups[1].question", "contains a control character (U+009F)") { tree in
+            followup(1, &tree) { $0["question"] = "Which king\u{9F} founded the city?" }
+        }
+        try expectOne("destinations[0].followups[0].options[1]", "contains a control character (U+007F)") { tree in
+            followup(0, &tree) { $0["options"] = ["Liseberg", "Gröna Lund\u{7F}", "Tivoli"] }
+        }
+        try expectOne("destinations[0].followups[0].answer", "contains a control character (U+000D)") { tree in
+            followup(0, &tree) { $0["answer"] = "Lise\r\nberg" }
+        }
+        try expectOne("destinations[0].followups[0].accepted[0]", "contains a control character (U+0000)") { tree in
+            followup(0, &tree) { $0["accepted"] = ["Lisebergs\u{0}"] }
+        }
+        // Only control characters, or only whitespace.
+        try expectOne("destinations[0].aliases[0]", "contains a control character (U+0001)") { tree in
+            destination(&tree) { $0["aliases"] = ["\u{1}\u{1}"] }
+        }
+        try expectOne("destinations[0].name", "must not be empty") { tree in
+            destination(&tree) { $0["name"] = " \t\n " }
+        }
+        // Longer texts that are read out may break lines, but hold no other control character.
+        #expect(try problems { tree in destination(&tree) { $0["revealText"] = "We are in\nGothenburg!" } }.isEmpty)
+        try expectOne("destinations[0].revealText", "contains a control character (U+0007)") { tree in
+            destination(&tree) { $0["revealText"] = "We are in\u{7} Gothenburg!" }
+        }
+    }
+
     /// Mistakes met while writing the shipped packs.
     @Test("authoring mistakes: country aliases, reveal spoilers, answers built on the name, unsourced records")
     func authoringMistakes() throws {

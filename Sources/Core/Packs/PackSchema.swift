@@ -3,7 +3,8 @@ import Foundation
 /// The shape a pack.json must have: types, required and unknown keys, lengths and ranges.
 /// Checked on the raw JSON first so every mistake is reported with its path, not just the first.
 indirect enum Shape: Sendable {
-    case string(length: ClosedRange<Int>)
+    /// A one-line text holds no control character at all; a `multiline` one may break lines with "\n".
+    case string(length: ClosedRange<Int>, multiline: Bool = false)
     case url
     case integer(ClosedRange<Int>)
     case number(ClosedRange<Double>)
@@ -26,7 +27,7 @@ enum PackSchema {
 
     static let claim = Shape.object([
         .required("id", .string(length: 1...40)),
-        .required("statement", .string(length: 1...500)),
+        .required("statement", .string(length: 1...500, multiline: true)),
         .required("sources", .array(of: .url, count: 1...10)),
     ])
 
@@ -53,28 +54,28 @@ enum PackSchema {
         .required("region", .string(length: 1...100)),
         .required("lat", .number(-90...90)),
         .required("lon", .number(-180...180)),
-        .required("revealText", .string(length: 1...500)),
+        .required("revealText", .string(length: 1...500, multiline: true)),
         .required("clues", .array(of: clue, count: 5...5)),
         .required("followups", .array(of: followup, count: 2...3)),
-        .optional("banter", .array(of: .string(length: 1...200), count: anyCount)),
+        .optional("banter", .array(of: .string(length: 1...200, multiline: true), count: anyCount)),
     ])
 
     static let pack = Shape.object([
         .required("format", .integer(1...1)),
         .required("packId", .string(length: 3...40)),
         .required("title", .string(length: 1...60)),
-        .optional("description", .string(length: 1...300)),
+        .optional("description", .string(length: 1...300, multiline: true)),
         .required("language", .string(length: 2...2)),
         .required("version", .string(length: 1...20)),
         .required("licence", .string(length: 1...60)),
-        .optional("attribution", .string(length: 1...300)),
+        .optional("attribution", .string(length: 1...300, multiline: true)),
         .required("destinations", .array(of: destination, count: 1...500)),
     ])
 
     /// Every place where `value` does not have `shape`.
     static func check(_ value: JSONValue, against shape: Shape, at path: JSONPath) -> [PackProblem] {
         switch (shape, value) {
-        case (.string(let length), .string(let string)):
+        case (.string(let length, let multiline), .string(let string)):
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty {
                 return [PackProblem(path: path, reason: "must not be empty")]
@@ -84,8 +85,13 @@ enum PackSchema {
                     PackProblem(path: path, reason: "must be \(describe(length)) characters long, is \(string.count)")
                 ]
             }
-            if string.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) {
-                return [PackProblem(path: path, reason: "contains a control character")]
+            // U+0000–U+001F and U+007F–U+009F: invisible on the TV, or breaking a line that is one line.
+            if let control = string.unicodeScalars.first(where: {
+                $0.properties.generalCategory == .control && !(multiline && $0 == "\n")
+            }) {
+                let hex = String(control.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                return [PackProblem(path: path, reason: "contains a control character (\(code))")]
             }
             return []
         case (.url, .string(let string)):
