@@ -18,6 +18,9 @@ def create_as_host(page, box, screens, destinations="2"):
     expect(page.locator("#create")).to_be_visible()
     screens.shot(page, "phone-launch")
     page.click("#create")
+    # The pressed button is gone: focus goes to the new screen's heading.
+    expect(page.locator("h1")).to_have_js_property("tabIndex", -1)
+    assert page.evaluate("document.activeElement === document.querySelector('#main h1')")
     page.select_option("#count", destinations)
     expect(page.locator("#pack option")).not_to_have_count(0)
     screens.shot(page, "phone-create")
@@ -221,6 +224,10 @@ def test_wrong_code_and_code_entry(devices, box, screens):
     page = devices.open(PHONE)
     page.goto(box.url + "/")
     page.click("#join")
+    # A screen with a field to fill moves on to it.
+    page.wait_for_function("document.activeElement === document.querySelector('#code')")
+    # The way home in the top bar is a touch target (44 px), like every button.
+    assert page.locator(".topbar .brand").bounding_box()["height"] >= 44
     page.locator("#code").press_sequentially("zz z-z")
     expect(page.locator("#code")).to_have_value("ZZZZ")
     expect(page.locator(".dots .filled")).to_have_count(4)
@@ -244,6 +251,7 @@ def test_join_by_code_host_taken_and_name_taken(devices, box, screens):
     page.fill("#code", code.lower())
     page.click("#code-submit")
     expect(page.locator("#role-host")).to_be_disabled()
+    assert page.evaluate("document.activeElement === document.querySelector('#main h1')")
     expect(page.locator("#host-taken")).to_have_text("Host role taken.")
     screens.shot(page, "phone-role")
     page.click("#role-player")

@@ -9,9 +9,19 @@ let packs = [];
 mountLanguagePicker(() => render(current));
 
 let current = { screen: "start" };
+/**
+ * To another screen. The button that was pressed is gone with the old one, so keyboard and
+ * screen-reader users are taken to the new screen's heading (a screen with a field to fill then
+ * moves on to that field).
+ */
 function go(next) {
   current = next;
   render(current);
+  const heading = document.querySelector("#main h1");
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
 }
 
 function render(state) {
