@@ -6,6 +6,28 @@ import Testing
 /// The box's own beds and effects, and how clips are read: measured, since nobody listens in CI.
 @Suite("sounds")
 struct SoundTests {
+    @Test("sounds export writes every sound with credits.json; a file or a place it cannot write is said in words")
+    func export() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-sounds-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let written = try PackCommandTests.run(["sounds", "export", folder.path])
+        #expect(written.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.contains("credits.json"))
+        #expect(files.filter { $0.hasSuffix(".wav") }.count == SoundLibrary.compose().credits.count)
+
+        let file = folder.appendingPathComponent("credits.json").path
+        let onFile = try PackCommandTests.run(["sounds", "export", file])
+        #expect(onFile.status == 1)
+        #expect(onFile.output == "tripto sounds export: \(file) is a file, not a folder\n")
+        let nowhere = try PackCommandTests.run(["sounds", "export", "/proc/no-such/sounds"])
+        #expect(nowhere.status == 1)
+        #expect(
+            nowhere.output
+                == "tripto sounds export: cannot write the sounds into /proc/no-such/sounds: No such file or directory\n"
+        )
+    }
+
     @Test("every effect is composed the same each time, at the reference loudness, starting and ending in silence")
     func effects() {
         for (id, compose) in [

@@ -22,12 +22,36 @@ struct ExportSounds: ParsableCommand {
     var folder: String
 
     func run() throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Self.failure("\(folder) is a file, not a folder")
+        }
         let library = SoundLibrary.compose()
-        try library.write(to: URL(fileURLWithPath: folder))
+        do {
+            try library.write(to: URL(fileURLWithPath: folder))
+        } catch {
+            throw Self.failure("cannot write the sounds into \(folder): \(Self.reason(error))")
+        }
         for credit in library.credits {
             let seconds = String(format: "%.1f", Double(credit.durationMs) / 1000)
             print("\(credit.id).wav  \(seconds) s  \(credit.kind)\(credit.loops ? " (loop)" : "")  \(credit.title)")
         }
         print("credits.json")
+    }
+
+    /// A message on stderr and exit status 1 (a folder that cannot be written is not a usage error).
+    private static func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("tripto sounds export: \(message)\n".utf8))
+        return .failure
+    }
+
+    /// What the system said, in its words ("No such file or directory"), not Foundation's dump.
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let posix = underlying as NSError
+            if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
+        }
+        return error.localizedDescription
     }
 }
