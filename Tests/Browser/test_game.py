@@ -13,6 +13,27 @@ HOSTILE = "<svg onload=alert()>"
 HOSTILE_ANSWER = "<img src=x onerror=alert(1)>"
 
 
+# The smallest text of the TV's screen in pixels at 1080 lines: 2.2 % of the height (24 px), read
+# from the sofa.
+TV_SMALLEST_TEXT = 0.022 * 1080
+
+SMALLEST_TEXT_JS = """() => {
+  let smallest = { size: Infinity, text: "" };
+  for (const el of document.querySelectorAll("#main *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < smallest.size) smallest = { size, text: el.textContent.trim().slice(0, 40) };
+  }
+  return smallest;
+}"""
+
+
+def assert_readable_from_the_sofa(tv):
+    smallest = tv.evaluate(SMALLEST_TEXT_JS)
+    assert smallest["size"] >= TV_SMALLEST_TEXT, smallest
+
+
 def create_as_host(page, box, screens, destinations="2"):
     page.goto(box.url + "/")
     expect(page.locator("#create")).to_be_visible()
@@ -110,6 +131,7 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     screens.shot(bo, "phone-lobby-swedish-375")
     expect(tv.locator(".people li")).to_have_count(3)
     screens.shot(tv, "tv-lobby")
+    assert_readable_from_the_sofa(tv)
     screens.shot(host, "host-lobby-players")
 
     # The hostile name is text everywhere: no element was made from it, no alert ran.
@@ -127,6 +149,7 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     assert destination not in tv.locator("body").inner_text()
     assert destination not in anna.locator("body").inner_text()
     screens.shot(tv, "tv-clue")
+    assert_readable_from_the_sofa(tv)
     screens.shot(anna, "phone-clue")
     screens.shot(host, "host-clue")
 
@@ -139,6 +162,7 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     expect(bo.locator("#brake-reason")).to_contain_text("Anna drog i bromsen.")
     screens.shot(anna, "phone-answer")
     screens.shot(tv, "tv-brake")
+    assert_readable_from_the_sofa(tv)
     anna.fill("#answer", destination.lower())
     anna.click("#answer-submit")
     expect(tv.locator("#level")).to_have_text("8 points")
@@ -156,6 +180,7 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     bo.click("#answer-submit")
     expect(tv.locator("#level")).to_have_text("6 points")
     screens.shot(tv, "tv-locked")
+    assert_readable_from_the_sofa(tv)
 
     # Mallory's phone reloads mid-clue and comes straight back into the game.
     mallory.reload()
@@ -182,15 +207,18 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     for page in (host, tv, anna, mallory):
         assert page.locator("img[src='x'], svg[onload]").count() == 0
     screens.shot(tv, "tv-reveal")
+    assert_readable_from_the_sofa(tv)
     screens.shot(anna, "phone-reveal")
 
     host.click("#next")
     screens.shot(tv, "tv-followup")
+    assert_readable_from_the_sofa(tv)
     screens.shot(host, "host-followup")
     answer_followups(host, [anna, bo], screens, shoot=True)
     expect(tv.locator(".standings li")).to_have_count(3)
     expect(anna.locator("#main")).to_contain_text("You are in place 1")
     screens.shot(tv, "tv-scoreboard")
+    assert_readable_from_the_sofa(tv)
     screens.shot(anna, "phone-scoreboard")
 
     # Second destination: the host moves quickly; nobody brakes.
@@ -211,11 +239,13 @@ def test_whole_game_with_host_tv_and_three_players(devices, box, screens):
     expect(tv.locator("#winner")).to_have_text("Anna", timeout=6000)
     expect(tv.locator(".podium .step:not([hidden])")).to_have_count(3)
     screens.shot(tv, "tv-finale-winner")
+    assert_readable_from_the_sofa(tv)
     expect(anna.locator("#main")).to_contain_text("Congratulations – you won!")
     screens.shot(anna, "phone-finale")
     expect(tv.locator("#thanks")).to_have_text("Thanks for tonight!", timeout=8000)
     expect(tv.locator(".standings li").first).to_contain_text("Anna")
     screens.shot(tv, "tv-finale-standings")
+    assert_readable_from_the_sofa(tv)
     screens.shot(host, "host-finale")
     expect(tv.get_by_text(HOSTILE).first).to_be_visible()
 
