@@ -115,6 +115,21 @@ struct MixerTests {
         #expect(left[Int(2.55 * Self.rate)...].allSatisfy { $0 == 0 })
     }
 
+    @Test("AUDIO_STOP also fades out an effect still sounding (a pause during the drumroll); a missing line does not")
+    func stopSilencesEffects() {
+        var mixer = Mixer(musicGainDb: 0)
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 2)), at: 0)
+        mixer.schedule(.endLine, at: Mixer.frames(ms: 300))
+        mixer.schedule(.stopVoice, at: Mixer.frames(ms: 600))
+        // Sent with the stop, for the same moment: the brake's own sound after AUDIO_STOP.
+        mixer.schedule(.effect(Self.tone(1_000, seconds: 0.2)), at: Mixer.frames(ms: 600))
+        let left = Self.render(&mixer, seconds: 1.2)
+        #expect(Self.rmsDb(Self.window(left, 0.35, 0.55)) > -12)
+        #expect(Self.rmsDb(Self.window(left, 0.65, 0.75)) > -12)
+        #expect(Self.rmsDb(Self.window(left, 0.85, 1.2)) < -100)
+        #expect(Self.maxJump(left) < 0.2)
+    }
+
     @Test("cues for a moment already played start at once; cues in the future wait for their frame")
     func scheduling() {
         var mixer = Mixer(musicGainDb: 0)

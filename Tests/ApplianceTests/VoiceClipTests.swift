@@ -17,10 +17,15 @@ struct VoiceClipTests {
         let pack = try JSONDecoder().decode(Pack.self, from: Data(contentsOf: source))
         var names = ["intro"]
         for destination in pack.destinations {
-            names += [10, 8, 6, 4, 2].map { "\(destination.id)-clue-\($0)" }
+            names += [8, 6, 4, 2].map { "\(destination.id)-clue-\($0)" }
             names += ["\(destination.id)-reveal"] + (1...3).map { "\(destination.id)-followup-\($0)" }
         }
         for name in names { try wav(milliseconds: 1_500).write(to: voice.appendingPathComponent("\(name).wav")) }
+        // Each destination's first clue is as long as its place in the pack says: 1,010 ms, 1,020 …
+        for (index, destination) in pack.destinations.enumerated() {
+            try wav(milliseconds: 1_000 + 10 * (index + 1)).write(
+                to: voice.appendingPathComponent("\(destination.id)-clue-10.wav"))
+        }
         return root
     }
 
@@ -56,12 +61,14 @@ struct VoiceClipTests {
         table.host.send(.hostStartGame)
         let play = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }
         #expect(play.payloadObject["clipId"] as? String == "r1-clue-10")
-        #expect(play.payloadObject["durationMs"] as? Int == 1_500)
+        let duration = try #require(play.payloadObject["durationMs"] as? Int)
+        #expect((1_010...1_120).contains(duration))
         let url = try #require(play.payloadObject["url"] as? String)
         let served = try await table.http.get(url)
         #expect(served.status == 200)
         #expect(served.headers["content-type"] == "audio/wav")
-        #expect(served.body.count == Self.wav(milliseconds: 1_500).count)
+        #expect(served.headers["cache-control"] == "no-cache")
+        #expect(served.body == Self.wav(milliseconds: duration))
         let name = try await table.destinationName()
         for ahead in ["r1-clue-8", "r1-reveal", "r1-followup-1", "r2-clue-10"] {
             #expect(
@@ -71,6 +78,40 @@ struct VoiceClipTests {
         table.host.send(.hostForceReveal)
         try await table.tv!.expect("DESTINATION_REVEAL")
         #expect(try await table.http.get("/v1/sessions/\(table.sessionId)/assets/r1-reveal").status == 200)
+        table.closeAll()
+    }
+
+    @Test("after a restart the same clip name is the next destination's line: its length and its file follow")
+    func restartedGame() async throws {
+        let packs = try Self.packsWithClips()
+        defer { try? FileManager.default.removeItem(at: packs) }
+        let box = try BoxProcess(packs: packs.path)
+        try await box.start()
+        let table = try await LiveTable.open(
+            box, settings: ["introMs": 0, "destinationsCount": 1, "followupsPerDestination": 0, "finaleMs": 0],
+            players: ["Anna"], tv: true)
+        var durations: [Int] = []
+        for game in 0..<2 {
+            if game > 0 {
+                table.host.send(.hostRestart)
+                try await table.tv!.expect("LOBBY_UPDATED")
+            }
+            table.host.send(.hostStartGame)
+            let play = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }
+            #expect(play.payloadObject["clipId"] as? String == "r1-clue-10")
+            let duration = try #require(play.payloadObject["durationMs"] as? Int)
+            let served = try await table.http.get(try #require(play.payloadObject["url"] as? String))
+            #expect(served.body == Self.wav(milliseconds: duration), "game \(game + 1)")
+            durations.append(duration)
+            table.host.send(.hostForceReveal)
+            try await table.tv!.expect("DESTINATION_REVEAL")
+            table.host.send(.hostNext)
+            try await table.tv!.expect("SCOREBOARD_UPDATE")
+            table.host.send(.hostNext)
+            try await table.tv!.expect("FINAL_RESULTS_PRESENT")
+        }
+        // A destination just played is not drawn again at once: the second game's line is another.
+        #expect(durations[0] != durations[1])
         table.closeAll()
     }
 }

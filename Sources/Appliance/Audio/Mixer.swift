@@ -13,8 +13,9 @@ struct Mixer {
         case musicGain(Double)
         /// AUDIO_PLAY: a new line replaces one still being spoken.
         case voice(Sound)
-        /// AUDIO_STOP: also calls off the lines and effects scheduled before it to start after it
-        /// (the finale's fanfare after a restart).
+        /// AUDIO_STOP: the line and any effect still sounding fade out (a pause is silent: a
+        /// finale's drumroll does not run on through it), and the lines and effects scheduled
+        /// before it to start after it are called off (the finale's fanfare after a restart).
         case stopVoice
         /// The line being spoken ends (its successor's clip is missing); nothing ahead is called off.
         case endLine
@@ -135,7 +136,11 @@ struct Mixer {
             stopVoices()
             voices.append(Playing(sound: sound, level: 1))
             voiceUntil = frame + Int64(sound.frames) + Self.frames(ms: levels.voiceHangoverMs)
-        case .stopVoice, .endLine:
+        case .stopVoice:
+            stopVoices()
+            voiceUntil = frame
+            for index in effects.indices { effects[index].fade(to: 0, frames: Self.frames(ms: 30)) }
+        case .endLine:
             stopVoices()
             voiceUntil = frame
         case .effect(let sound):

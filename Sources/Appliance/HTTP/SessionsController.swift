@@ -226,8 +226,8 @@ struct SessionsController: Sendable {
         } catch {
             throw missing
         }
-        return Response(
-            status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "public, max-age=86400"], body: body)
+        // Not kept by the browser: after a restart the same address is another destination's line.
+        return Response(status: .ok, headers: [.contentType: "audio/wav", .cacheControl: "no-cache"], body: body)
     }
 
     /// The session named in the path, if it is live; 410 when it has ended, 404 when it never was.

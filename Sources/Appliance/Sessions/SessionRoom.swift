@@ -58,8 +58,8 @@ actor SessionRoom {
     private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
     /// The save of the command that ended the session (`savedEnd`).
     private var endSave: Save?
-    /// Clip lengths already read (`clipDuration`); nil for a clip that has no readable file.
-    private var clipDurations: [String: Int64?] = [:]
+    /// Clip lengths already read, by file (`clipDuration`).
+    private var clipDurations: [String: Int64] = [:]
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -256,12 +256,14 @@ actor SessionRoom {
         game.packClip(for: clipId).flatMap { environment.packs.clipPath(packId: game.settings.packId, clipId: $0) }
     }
 
-    /// A clip's length for its AUDIO_PLAY, read from its header once per game (a followup's
-    /// question is played again after a reconnect, and the intro every round).
+    /// A clip's length for its AUDIO_PLAY, read from its file's header once (the intro plays every
+    /// round). Kept by file, since a clip's name (`r1-clue-10`) means another destination's line in
+    /// the next game; a file not there yet (voices rendered while the box runs) is looked for again.
     private func clipDuration(_ clipId: String) -> Int64? {
-        if let known = clipDurations[clipId] { return known }
-        let duration = clipPath(clipId).flatMap(WAVDuration.milliseconds(ofFileAt:))
-        clipDurations[clipId] = duration
+        guard let path = clipPath(clipId) else { return nil }
+        if let known = clipDurations[path] { return known }
+        let duration = WAVDuration.milliseconds(ofFileAt: path)
+        clipDurations[path] = duration
         return duration
     }
 
