@@ -15,5 +15,6 @@
 static inline int tripto_avahi_if_unspec(void) { return AVAHI_IF_UNSPEC; }
 static inline int tripto_avahi_proto_unspec(void) { return AVAHI_PROTO_UNSPEC; }
 static inline int tripto_avahi_proto_inet(void) { return AVAHI_PROTO_INET; }
+static inline int tripto_avahi_proto_inet6(void) { return AVAHI_PROTO_INET6; }
 
 #endif

@@ -13,19 +13,28 @@ public struct Announcement: Sendable, Equatable {
     public var types: [String]
     /// The one network interface to announce on (its index); nil: every interface.
     public var interfaceIndex: Int32?
+    /// The one address family the box is reached by; nil: both.
+    public var family: Family?
+
+    public enum Family: Sendable, Equatable {
+        case ipv4, ipv6
+    }
 
     public init(
-        name: String, port: UInt16, txt: [(key: String, value: String)], types: [String], interfaceIndex: Int32? = nil
+        name: String, port: UInt16, txt: [(key: String, value: String)], types: [String], interfaceIndex: Int32? = nil,
+        family: Family? = nil
     ) {
         self.name = name
         self.port = port
         self.txt = txt
         self.types = types
         self.interfaceIndex = interfaceIndex
+        self.family = family
     }
 
     public static func == (a: Announcement, b: Announcement) -> Bool {
         a.name == b.name && a.port == b.port && a.types == b.types && a.interfaceIndex == b.interfaceIndex
+            && a.family == b.family
             && a.txt.map { "\($0.key)=\($0.value)" } == b.txt.map { "\($0.key)=\($0.value)" }
     }
 }
@@ -177,6 +186,12 @@ public final class Advertiser: @unchecked Sendable {
             return
         }
         avahi_entry_group_reset(group)
+        let avahiProtocol: AvahiProtocol =
+            switch announcement.family {
+            case .ipv4: AvahiProtocol(tripto_avahi_proto_inet())
+            case .ipv6: AvahiProtocol(tripto_avahi_proto_inet6())
+            case nil: AvahiProtocol(tripto_avahi_proto_unspec())
+            }
         var records: UnsafeMutablePointer<AvahiStringList>? = nil
         defer { avahi_string_list_free(records) }
         for attempt in 0..<10 {
@@ -189,8 +204,7 @@ public final class Advertiser: @unchecked Sendable {
             var result: Int32 = 0
             for type in announcement.types {
                 result = avahi_entry_group_add_service_strlst(
-                    group, AvahiIfIndex(announcement.interfaceIndex ?? Int32(tripto_avahi_if_unspec())),
-                    AvahiProtocol(tripto_avahi_proto_unspec()),
+                    group, AvahiIfIndex(announcement.interfaceIndex ?? Int32(tripto_avahi_if_unspec())), avahiProtocol,
                     AvahiPublishFlags(0), name, type, nil, nil, announcement.port, records)
                 if result < 0 { break }
             }

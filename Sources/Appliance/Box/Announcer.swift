@@ -10,25 +10,26 @@ import ServiceLifecycle
 struct Announcer: Service {
     let name: String
     let boxId: String
-    let ports: AsyncStream<Int>
-    /// The one interface the box listens on (`--host`); nil: every interface.
-    let interfaceIndex: Int32?
+    /// Where the server listens, once it does.
+    let listening: AsyncStream<Box.Bound>
     let logger: Logger
 
     /// Protocol version of the wire contract, in the TXT records.
     static let protocolVersion = "1"
 
     func run() async throws {
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
+        var iterator = listening.makeAsyncIterator()
+        guard let bound = await iterator.next() else { return }
         let advertiser = Advertiser(
             Announcement(
-                name: name, port: UInt16(port),
+                name: name, port: UInt16(bound.port),
                 txt: [
                     ("proto", Self.protocolVersion), ("path", "/"), ("id", boxId), ("name", name),
                     ("version", Tripto.version),
                 ],
-                types: [Announcement.triptoType, Announcement.httpType], interfaceIndex: interfaceIndex),
+                types: [Announcement.triptoType, Announcement.httpType],
+                interfaceIndex: bound.listening.interfaceIndex,
+                family: bound.listening.isIPv6.map { $0 ? .ipv6 : .ipv4 }),
             logger: logger)
         defer { advertiser.stop() }
         try? await cancelWhenGracefulShutdown {

@@ -28,9 +28,7 @@ struct Box: Sendable {
         }
         guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
         web = try WebPages(directory: webDirectory)
-        address = PublicAddress(
-            configured: configuration.publicURL, listening: ListenHost(host: configuration.host),
-            port: configuration.port)
+        address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
         let defaults = Pacing()
         let scale = configuration.autoPace
         environment = RoomEnvironment(
@@ -61,8 +59,15 @@ struct Box: Sendable {
         }
     }
 
+    /// Where the server listens, once it does.
+    struct Bound: Sendable {
+        var port: Int
+        /// The address it is bound to: `--host`, resolved (`localhost` is 127.0.0.1 or ::1).
+        var listening: ListenHost
+    }
+
     /// The HTTP + WebSocket application with every route of the contract.
-    func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    func application(onListening: @escaping @Sendable (Bound) async -> Void = { _ in }) -> some ApplicationProtocol {
         let hub = self.hub
         let router = Router(context: BoxRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
@@ -82,9 +87,11 @@ struct Box: Sendable {
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "tripto"),
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                address.bound(port: port)
-                await onListening(port)
+                let bound = Bound(
+                    port: channel.localAddress?.port ?? configuration.port,
+                    listening: ListenHost(host: channel.localAddress?.ipAddress ?? configuration.host))
+                address.bound(port: bound.port, listening: bound.listening)
+                await onListening(bound)
             },
             logger: environment.logger)
     }
@@ -92,13 +99,13 @@ struct Box: Sendable {
     /// Runs until SIGTERM or SIGINT. The session keeper is shut down first, so every socket gets its
     /// close frame (1001) before the HTTP server stops.
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let (listening, listeningSink) = AsyncStream.makeStream(of: Bound.self)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
-                service: application { port in
-                    portSink.yield(port)
-                    portSink.finish()
-                    await onListening(port)
+                service: application { bound in
+                    listeningSink.yield(bound)
+                    listeningSink.finish()
+                    await onListening(bound.port)
                 }),
             .init(
                 service: SessionKeeper(
@@ -112,8 +119,7 @@ struct Box: Sendable {
                 .init(
                     service: Announcer(
                         name: configuration.boxName ?? Announcer.defaultName(),
-                        boxId: Announcer.boxId(dataDirectory: configuration.dataDirectory), ports: ports,
-                        interfaceIndex: ListenHost(host: configuration.host).interfaceIndex,
+                        boxId: Announcer.boxId(dataDirectory: configuration.dataDirectory), listening: listening,
                         logger: environment.logger)))
         }
         let group = ServiceGroup(

@@ -4,13 +4,16 @@ import Foundation
     import Glibc
 #endif
 
-/// What `--host` says about where phones can reach the box: on every interface (the wildcard
-/// addresses, the default), or at one address of one interface, which its links and its mDNS
-/// announcement then name.
+/// Where phones can reach the box, from the address its server is bound to (`--host`, resolved):
+/// every interface (the wildcard addresses, the default), or one address of one interface, which
+/// its links and its mDNS announcement then name.
 struct ListenHost: Sendable, Equatable {
     let host: String
 
-    var isWildcard: Bool { ["", "0.0.0.0", "::", "[::]"].contains(host) }
+    var isWildcard: Bool { ["", "0.0.0.0", "::"].contains(host) }
+
+    /// The address family of the one address; nil on every interface.
+    var isIPv6: Bool? { isWildcard ? nil : host.contains(":") }
 
     /// The host part of the box's links when it listens on one address only; nil on every
     /// interface (the links then carry the LAN IPv4 address).
@@ -20,11 +23,11 @@ struct ListenHost: Sendable, Equatable {
     }
 
     /// The interface the address is on, so that the box is announced only where it can be
-    /// reached (loopback for `localhost`, 127.x and ::1); nil announces it on every interface, as
-    /// for the wildcard or a name that is not an address of this machine.
+    /// reached (loopback for 127.x and ::1); nil announces it on every interface, as for the
+    /// wildcard or an address that is not this machine's.
     var interfaceIndex: Int32? {
         guard !isWildcard else { return nil }
-        let literal = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let literal = host == "localhost" ? "127.0.0.1" : host
         var v4 = in_addr()
         var v6 = in6_addr()
         let isV4 = inet_pton(AF_INET, literal, &v4) == 1

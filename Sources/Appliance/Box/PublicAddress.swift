@@ -6,21 +6,20 @@ import Synchronization
 #endif
 
 /// The base URL phones reach the box at: `--public-url`, else `http://<LAN IPv4>:<port>`, or the
-/// one address `--host` listens on. Phones often cannot resolve `.local` names, so the address is
-/// numeric. The port is the one actually bound.
+/// one address the server is bound to (`--host`). Phones often cannot resolve `.local` names, so
+/// the address is numeric. The port is the one actually bound.
 final class PublicAddress: Sendable {
     private let configured: String?
-    private let listening: ListenHost
     private let state = Mutex<String>("http://127.0.0.1:8080")
 
-    init(configured: String?, listening: ListenHost = ListenHost(host: "0.0.0.0"), port: Int) {
+    init(configured: String?, port: Int) {
         self.configured = configured.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        self.listening = listening
         bound(port: port)
     }
 
-    /// Called once the server listens, with the real port (which differs when 0 was asked for).
-    func bound(port: Int) {
+    /// Called once the server listens, with the real port (which differs when 0 was asked for) and
+    /// the address it is bound to.
+    func bound(port: Int, listening: ListenHost = ListenHost(host: "0.0.0.0")) {
         let base = configured ?? "http://\(listening.urlHost ?? Self.lanIPv4() ?? "127.0.0.1"):\(port)"
         state.withLock { $0 = base }
     }

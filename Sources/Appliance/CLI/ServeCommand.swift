@@ -131,6 +131,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard !audioDevice.isEmpty else { throw ValidationError("--audio-device must name a device") }
         guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+        // A scoped address (fe80::1%eth0) cannot be put in a link a phone opens.
+        guard !host.contains("%") else {
+            throw ValidationError(
+                "--host cannot be a scoped IPv6 address (\(host)): give 0.0.0.0, :: or another address")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not a level")
         }
@@ -147,7 +152,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = BoxConfiguration()
-        configuration.host = host
+        // [::1] as in a URL is ::1.
+        configuration.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         configuration.port = port
         configuration.dataDirectory =
             dataDirectory ?? ProcessInfo.processInfo.environment["STATE_DIRECTORY"] ?? "./data"

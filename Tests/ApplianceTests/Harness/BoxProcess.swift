@@ -21,6 +21,7 @@ final class BoxProcess: @unchecked Sendable {
     let announce: Bool
     let audio: Bool
     let openFiles: Int?
+    let fixedLinks: Bool
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,9 +32,10 @@ final class BoxProcess: @unchecked Sendable {
     /// `announce`: let the box announce itself by mDNS (only the Discovery tests, on their private bus).
     /// `audio`: let the box open its sound output (only the audio tests, into a file).
     /// `openFiles`: the soft limit on open files the box is started with (`ulimit -Sn`).
+    /// `fixedLinks`: links name 127.0.0.1:0 (`--public-url`), whatever the box listens on.
     init(
         packs: String? = nil, arguments: [String] = [], environment: [String: String] = [:], announce: Bool = false,
-        audio: Bool = false, openFiles: Int? = nil
+        audio: Bool = false, openFiles: Int? = nil, fixedLinks: Bool = true
     ) throws {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tripto-test-\(UUID().uuidString)")
@@ -44,6 +46,7 @@ final class BoxProcess: @unchecked Sendable {
         self.announce = announce
         self.audio = audio
         self.openFiles = openFiles
+        self.fixedLinks = fixedLinks
     }
 
     /// What the box wrote to stderr (its log).
@@ -64,8 +67,9 @@ final class BoxProcess: @unchecked Sendable {
             [
                 "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--packs",
                 packsDirectory,
-                "--public-url", "http://127.0.0.1:0", "--no-qr", "--log-level", "warning",
-            ] + (announce ? [] : ["--no-mdns"]) + (audio ? [] : ["--no-audio"]) + extraArguments
+                "--no-qr", "--log-level", "warning",
+            ] + (fixedLinks ? ["--public-url", "http://127.0.0.1:0"] : []) + (announce ? [] : ["--no-mdns"])
+            + (audio ? [] : ["--no-audio"]) + extraArguments
         if let openFiles {
             // The shell sets the limit and becomes the box (same PID).
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
