@@ -19,7 +19,7 @@ TV_SMALLEST_TEXT = 0.022 * 1080
 
 SMALLEST_TEXT_JS = """() => {
   let smallest = { size: Infinity, text: "" };
-  for (const el of document.querySelectorAll("#main *")) {
+  for (const el of document.querySelectorAll("body *")) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || !el.getClientRects().length) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);

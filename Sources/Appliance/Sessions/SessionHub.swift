@@ -36,7 +36,6 @@ actor SessionHub {
             await room.start()
         }
         if !rooms.isEmpty { logger.info("sessions restored", metadata: ["count": "\(rooms.count)"]) }
-        await pruneEnded(now: now)
     }
 
     var liveCount: Int { rooms.count }
@@ -100,9 +99,10 @@ actor SessionHub {
     }
 
     /// Deletes the sessions that ended longer ago than they are kept, with their participants and
-    /// logs: at the start and then once an hour, so a box that runs for months (a venue's kiosk
-    /// opens a session every few games) does not fill its disk. A few sessions per transaction, on
-    /// NIO's thread pool: the event loops go on, and the journal's saves wait for at most one.
+    /// logs: as the box starts serving (`SessionKeeper`) and then once an hour, so a box that runs
+    /// for months (a venue's kiosk opens a session every few games) does not fill its disk. A few
+    /// sessions per transaction, on NIO's thread pool: the event loops go on, and the journal's
+    /// saves wait for at most one.
     func pruneEnded(now: Int64) async {
         guard now >= nextPruneAt else { return }
         nextPruneAt = now + 3_600_000
@@ -145,6 +145,8 @@ struct SessionKeeper: Service {
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            // Not before the box listens: after an upgrade there can be thousands to delete.
+            await hub.pruneEnded(now: ServerClock.now())
             while !Task.isCancelled {
                 try await Task.sleep(for: sweepInterval)
                 await hub.sweep(now: ServerClock.now())
