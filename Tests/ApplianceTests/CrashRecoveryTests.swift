@@ -63,6 +63,46 @@ struct CrashRecoveryTests {
         #expect(hashes.allSatisfy { $0.count == 64 })
     }
 
+    @Test("a phone that connects while an end is being saved, and the save fails, is let in")
+    func endNotSaved() async throws {
+        let box = try BoxProcess()
+        try await box.start()
+        let http = HTTP(base: box.baseURL)
+        let created = try await http.post("/v1/sessions")
+        let sessionId = created.string("sessionId")
+        let token = try await http.post(
+            "/v1/sessions/\(sessionId)/join", ["name": "Anna", "joinCode": created.string("joinCode")]
+        ).string("playerAuthToken")
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let database = try DatabaseQueue(path: box.databasePath, configuration: configuration)
+        // The end's save takes about a second (counting to ten million), then the disk refuses it.
+        try await database.write {
+            try $0.execute(
+                sql: """
+                    CREATE TRIGGER refuse_slowly BEFORE INSERT ON command WHEN NEW.sessionId = '\(sessionId)'
+                    BEGIN SELECT RAISE(ABORT, 'disk full (test)') WHERE (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL
+                    SELECT x + 1 FROM n WHERE x < 10000000) SELECT count(*) FROM n) > 0; END
+                    """)
+        }
+        let ending = Task {
+            try await http.call(
+                "DELETE", "/v1/sessions/\(sessionId)",
+                headers: ["Authorization": "Bearer \(created.string("hostAuthToken"))"])
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // The room has ended the game; its end is still on its way to the disk.
+        let phone = TestSocket(url: box.webSocketURL, token: token)
+        let refused = try await ending.value
+        #expect(refused.status == 503)
+        #expect(refused.error == "STORAGE_UNAVAILABLE")
+        try await phone.expect("WELCOME")
+        try await database.write { try $0.execute(sql: "DROP TRIGGER refuse_slowly") }
+        try await phone.expectSnapshot { $0.phase == .lobby }
+        #expect(!(await phone.allTexts()).contains { $0.contains("SESSION_ENDED") || $0.contains("UNAUTHORIZED") })
+        phone.close()
+    }
+
     @Test("A command that cannot be saved is refused, nobody hears of it, and the log keeps no gap")
     func saveFails() async throws {
         let box = try BoxProcess()
