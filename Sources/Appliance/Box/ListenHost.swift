@@ -19,7 +19,7 @@ struct ListenHost: Sendable, Equatable {
     /// interface (the links then carry the LAN IPv4 address).
     var urlHost: String? {
         guard !isWildcard else { return nil }
-        return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return host.contains(":") ? "[\(host)]" : host
     }
 
     /// The interface the address is on, so that the box is announced only where it can be
@@ -27,11 +27,10 @@ struct ListenHost: Sendable, Equatable {
     /// wildcard or an address that is not this machine's.
     var interfaceIndex: Int32? {
         guard !isWildcard else { return nil }
-        let literal = host == "localhost" ? "127.0.0.1" : host
         var v4 = in_addr()
         var v6 = in6_addr()
-        let isV4 = inet_pton(AF_INET, literal, &v4) == 1
-        guard isV4 || inet_pton(AF_INET6, literal, &v6) == 1 else { return nil }
+        let isV4 = inet_pton(AF_INET, host, &v4) == 1
+        guard isV4 || inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return nil }
         defer { freeifaddrs(list) }
@@ -57,7 +56,7 @@ struct ListenHost: Sendable, Equatable {
             if matches { return Int32(if_nametoindex(name)) }
         }
         // Every 127.x address answers on loopback, listed or not.
-        let onLoopback = isV4 ? UInt32(bigEndian: v4.s_addr) >> 24 == 127 : literal == "::1"
+        let onLoopback = isV4 ? UInt32(bigEndian: v4.s_addr) >> 24 == 127 : host == "::1"
         return onLoopback ? loopback.map { Int32(if_nametoindex($0)) } : nil
     }
 }
