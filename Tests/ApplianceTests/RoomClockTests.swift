@@ -1,7 +1,5 @@
 import Core
 import Foundation
-import Logging
-import NIOCore
 import Synchronization
 import Testing
 
@@ -32,31 +30,10 @@ struct RoomClockTests {
 
     @Test("a message stamped before one the room has taken is answered at the room's later time")
     func roomNeverGoesBack() async throws {
-        let logger = Logger(label: "RoomClockTests")
-        let environment = RoomEnvironment(
-            database: try .inMemory(),
-            packs: PackLibrary(
-                directory: BoxProcess.repositoryRoot.appendingPathComponent("packs").path, preferredDefault: nil,
-                logger: logger),
-            address: PublicAddress(configured: "http://box.test", port: 8080), limits: Limits(), logger: logger)
-        let start = ServerClock.now()
-        let record = SessionRecord(
-            id: Secrets.sessionId(), joinCode: "ABCDEF", joinToken: Secrets.token(),
-            tvJoinTokenHash: Secrets.hash("tv"),
-            settings: try environment.settings(from: nil), maxPlayers: 50, createdAt: start)
-        let (room, seat) = try await SessionRoom.create(
-            record: record, creator: .host, environment: environment, now: start)
-
-        let written = Written()
-        let socket = Connection.Socket(
-            eventLoop: room.loop,
-            write: { texts, done in
-                written.texts.withLock { $0 += texts.map(\.string) }
-                done.succeed()
-            },
-            close: { _, _ in }, end: {})
-        let host = Connection(
-            id: "host-socket", participantId: seat.participantId, role: .host, takesPatches: false, socket: socket)
+        let test = try await TestRoom.open()
+        let (room, start) = (test.room, test.start)
+        let written = TestRoom.Written()
+        let host = test.hostConnection("host-socket", into: written)
         #expect(await room.attach(host, now: start + 10))
         // The second PING was read first, on another loop, and reached the room after the first.
         for (index, stamp) in [50, 20, 60].enumerated() {
@@ -78,7 +55,8 @@ struct RoomClockTests {
     }
 
     /// The messages written so far, once `done` says they are all there (within 5 s).
-    private func waitFor(_ written: Written, _ done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
+    private func waitFor(_ written: TestRoom.Written, _ done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]]
+    {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             let messages = try written.texts.withLock { $0 }.map {
@@ -88,10 +66,5 @@ struct RoomClockTests {
             try #require(ContinuousClock.now < deadline, "only these messages: \(messages)")
             try await Task.sleep(for: .milliseconds(10))
         }
-    }
-
-    /// What a room wrote to a socket.
-    private final class Written: Sendable {
-        let texts = Mutex<[String]>([])
     }
 }

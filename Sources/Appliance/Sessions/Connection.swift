@@ -7,8 +7,8 @@ import Synchronization
 /// Messages are written on the socket's event loop: whatever was queued since the last trip there
 /// goes out with one write to the kernel, straight from the thread that queued it (a room, or the
 /// journal releasing a save's messages); no task waits to write them. A client that stops reading
-/// is dropped once `queueLimit` messages wait for it, queued or not yet taken by the kernel; it
-/// never slows the others. A close goes out after everything queued before it.
+/// is dropped once `queueLimit` messages, or `queueByteLimit` bytes, wait for it, queued or not yet
+/// taken by the kernel; it never slows the others. A close goes out after everything queued before it.
 final class Connection: Sendable {
     enum Outgoing: Sendable {
         case text(WireText)
@@ -29,6 +29,9 @@ final class Connection: Sendable {
 
     /// Messages a connection may have waiting before it counts as not reading.
     static let queueLimit = 512
+    /// Bytes likewise: 512 snapshots of a full 50-player session are about 5 MB, and a phone
+    /// that asks for snapshots (`RESUME_SESSION`) and never reads would hold that much.
+    static let queueByteLimit = 2 << 20
 
     let id: String
     let participantId: ParticipantID
@@ -44,6 +47,8 @@ final class Connection: Sendable {
         var tripPending = false
         /// Handed to the channel, not yet taken by the kernel.
         var unwritten = 0
+        /// The bytes of the texts waiting, queued or unwritten.
+        var bytes = 0
         /// A close is queued, or the connection was dropped: nothing more is taken.
         var closing = false
         /// Dropped: what is queued is thrown away.
@@ -83,11 +88,15 @@ final class Connection: Sendable {
         var items = items
         let close = items.firstIndex { if case .close = $0 { true } else { false } }
         if let close { items.removeSubrange((close + 1)...) }
+        let bytes = Self.bytes(of: items)
         let (delivery, trip) = queue.withLock { queue -> (Delivery, Bool) in
             guard !queue.closing else { return (.closed, false) }
-            guard queue.items.count + queue.unwritten + items.count <= Self.queueLimit else {
+            guard queue.items.count + queue.unwritten + items.count <= Self.queueLimit,
+                queue.bytes + bytes <= Self.queueByteLimit
+            else {
                 return (.overflowed, false)
             }
+            queue.bytes += bytes
             queue.closing = close != nil
             queue.items += items
             defer { queue.tripPending = true }
@@ -134,9 +143,19 @@ final class Connection: Sendable {
         }
         if !texts.isEmpty {
             let written = socket.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { _ in self.queue.withLock { $0.unwritten -= count } }
+            let bytes = Self.bytes(of: items)
+            written.futureResult.whenComplete { _ in
+                self.queue.withLock {
+                    $0.unwritten -= count
+                    $0.bytes -= bytes
+                }
+            }
             socket.write(texts, written)
         }
         if case .close(let code, let reason)? = close { socket.close(code, reason) }
+    }
+
+    private static func bytes(of items: [Outgoing]) -> Int {
+        items.reduce(0) { sum, item in if case .text(let text) = item { sum + text.utf8Count } else { sum } }
     }
 }

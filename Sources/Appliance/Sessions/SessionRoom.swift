@@ -48,6 +48,8 @@ actor SessionRoom {
     private var presenceSendScheduled = false
     /// Connections coming and going are told to the others at most this often.
     static let presenceWindow: Duration = .milliseconds(100)
+    /// Sockets one participant may hold at once (`attach`).
+    static let socketsPerSeat = 4
     /// Each round of everyone's snapshots (`snapshots`) is a generation; these are the last one's
     /// projections per role (the players' without `you`). A connection that takes patches and was
     /// sent the last generation gets the next one as a STATE_PATCH from it (`patchBases`); any
@@ -192,6 +194,16 @@ actor SessionRoom {
         let now = advance(now)
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         connections.insert(connection)
+        // A seat holds a few sockets at most (a phone that reconnected may briefly have two, a
+        // second tab another): one more takes the place of the oldest, most likely a dead one.
+        // Without a bound one token could open hundreds, each with its own backlog and budget.
+        var held = connections.of(connection.participantId)
+        while held.count > Self.socketsPerSeat {
+            let oldest = held.removeFirst()
+            connections.remove(oldest.id)
+            patchBases[oldest.id] = nil
+            outbox.post([.close(oldest, code: 1008, reason: "TOO_MANY_CONNECTIONS")], after: ticket)
+        }
         idleSince = nil
         let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
         let projection = view(for: connection, now: now)
