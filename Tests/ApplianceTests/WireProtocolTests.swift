@@ -159,6 +159,34 @@ struct WireProtocolTests {
         #expect(late.lowercased().contains("location: /ws"))
     }
 
+    @Test("a first request that cannot be parsed gets 400 and a close; one that never comes is hung up on in 10 s")
+    func unparseableAndSilent() async throws {
+        let port = box.port
+        let (answers, silent, trickled) = try await offTheTestThreads {
+            var answers: [String] = []
+            for request in [
+                "FOO / HTTP/1.1\r\n\r\n", "GET /\(String(repeating: "a", count: 90_000)) HTTP/1.1\r\nHost: x\r\n\r\n",
+                "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}",
+            ] {
+                let connection = try RawWebSocket(port: port, request: request, timeout: .seconds(5))
+                let head = try connection.readResponse()
+                answers.append(try connection.readFrame() == nil ? head : "still open after: \(head)")
+            }
+            // Nothing at all, and a request head that never ends.
+            let start = ContinuousClock.now
+            let silent = try RawWebSocket(port: port, request: "", timeout: .seconds(20))
+            let trickled = try RawWebSocket(port: port, request: "GET / HTTP/1.1\r\nHost: x\r\n", timeout: .seconds(20))
+            let silentClosed = try silent.readFrame() == nil
+            let trickledClosed = try trickled.readFrame() == nil
+            return (answers, silentClosed ? ContinuousClock.now - start : nil, trickledClosed)
+        }
+        #expect(answers.count == 3)
+        #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 400") && $0.lowercased().contains("connection: close") })
+        let waited = try #require(silent)
+        #expect(waited >= .seconds(9) && waited < .seconds(15), "\(waited)")
+        #expect(trickled)
+    }
+
     @Test("SIGTERM: a socket still waiting for its HELLO is closed with 1001 too, and the box exits")
     func shutdownBeforeHello() async throws {
         let (port, box) = (self.box.port, self.box)

@@ -30,6 +30,13 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
         let channel: any Channel
     }
 
+    /// A connection has this long to send its first request's head (a phone on the LAN takes
+    /// milliseconds); one that sends nothing, or trickles a request, is closed. Without it each
+    /// held an open file for as long as its client liked.
+    static let firstRequestLimit: TimeAmount = .seconds(10)
+    /// A kept-alive connection with no request for this long is closed.
+    static let idleLimit: Duration = .seconds(75)
+
     static var readBuffers: AdaptiveRecvByteBufferAllocator {
         AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
     }
@@ -65,7 +72,7 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-                        try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+                        try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: Self.idleLimit, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel,
                             configuration: .init(isOutboundHalfClosureEnabled: true))
@@ -74,12 +81,22 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
                 })
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration<Upgrade>(upgradeConfiguration: upgrades)
             // As Hummingbird's own channels: the async channel orders requests, and Hummingbird
-            // answers errors and checks response headers itself.
+            // answers errors and checks response headers itself, once the first request has made
+            // the channel an HTTP one (`FirstRequestErrors` answers before that).
             configuration.enablePipelining = false
             configuration.enableErrorHandling = false
             configuration.enableResponseHeaderValidation = false
-            let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
-                configuration: configuration)
+            let pipeline = channel.pipeline.syncOperations
+            let upgrade = try pipeline.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            let errors = FirstRequestErrors()
+            try pipeline.addHandler(errors)
+            let firstRequest = NIOLoopBound(
+                (errors, channel.eventLoop.scheduleTask(in: Self.firstRequestLimit) { channel.close(promise: nil) }),
+                eventLoop: channel.eventLoop)
+            upgrade.whenComplete { _ in
+                firstRequest.value.1.cancel()
+                channel.pipeline.syncOperations.removeHandler(firstRequest.value.0, promise: nil)
+            }
             return Value(upgrade: upgrade, channel: channel)
         }
     }
@@ -123,5 +140,23 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
                 HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: location]))
             throw Redirected()
         }
+    }
+}
+
+/// Answers a first request that cannot be parsed (a garbled request line, a header over the
+/// limit, a TLS hello) with 400 and closes the connection. Hummingbird answers such requests once
+/// the first one has made the channel an HTTP one; before that nothing did, and the connection
+/// stayed open, unanswered. Taken out once the first request is read.
+private final class FirstRequestErrors: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError else { return context.fireErrorCaught(error) }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }
