@@ -192,6 +192,32 @@ struct HostileInputTests {
         table.closeAll()
     }
 
+    @Test("a caller on the network creates five sessions at once, then one a minute; the box itself is not counted")
+    func createThrottle() async throws {
+        let throttle = CreateThrottle()
+        let start: Int64 = 1_000_000
+        #expect(
+            (0..<7).map { _ in throttle.allow("192.0.2.7", now: start) } == [
+                true, true, true, true, true, false, false,
+            ])
+        #expect(throttle.allow("192.0.2.8", now: start))
+        #expect(!throttle.allow("192.0.2.7", now: start + 59_000))
+        #expect(throttle.allow("192.0.2.7", now: start + 61_000))
+        #expect(!throttle.allow("192.0.2.7", now: start + 62_000))
+
+        // Through the box, from its LAN address (not loopback) and from loopback.
+        guard let lan = PublicAddress.lanIPv4() else { return }
+        let box = try BoxProcess(arguments: ["--host", "0.0.0.0"])
+        try await box.start()
+        defer { box.terminate() }
+        let fromLAN = HTTP(base: "http://\(lan):\(box.port)")
+        var statuses: [Int] = []
+        for _ in 0..<6 { statuses.append(try await fromLAN.post("/v1/sessions").status) }
+        #expect(statuses == [201, 201, 201, 201, 201, 429])
+        #expect(try await fromLAN.post("/v1/sessions").error == "RATE_LIMITED")
+        for _ in 0..<6 { #expect(try await HTTP(base: box.baseURL).post("/v1/sessions").status == 201) }
+    }
+
     @Test("forged tokens, another session's tokens and guessed codes get nowhere")
     func tokens() async throws {
         let box = try BoxProcess()

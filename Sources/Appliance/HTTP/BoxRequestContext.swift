@@ -17,6 +17,12 @@ struct BoxRequestContext: RequestContext, RemoteAddressRequestContext {
     var maxUploadSize: Int { 16 * 1024 }
 
     var callerAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+
+    /// The request comes from the box itself (loopback): its own screen, console or load generator.
+    var isFromTheBox: Bool {
+        let caller = callerAddress
+        return caller.hasPrefix("127.") || caller == "::1" || caller.hasPrefix("::ffff:127.")
+    }
 }
 
 extension BoxError: HTTPResponseError {

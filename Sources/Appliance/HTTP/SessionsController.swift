@@ -8,6 +8,7 @@ struct SessionsController: Sendable {
     let hub: SessionHub
     let environment: RoomEnvironment
     let throttle: MissThrottle
+    var creates = CreateThrottle()
     /// With `--kiosk`: its sessions' screen is the box's own, which nobody may take over.
     var kiosk: KioskDirector? = nil
 
@@ -49,6 +50,9 @@ struct SessionsController: Sendable {
     }
 
     private func create(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
+        guard context.isFromTheBox || creates.allow(context.callerAddress, now: ServerClock.now()) else {
+            throw BoxError.rateLimited
+        }
         let body = try await request.decodeBody(CreateRequest.self, context: context)
         let role = body.role ?? .host
         guard role != .player else {

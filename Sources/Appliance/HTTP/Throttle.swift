@@ -37,6 +37,31 @@ final class MissThrottle: Sendable {
     }
 }
 
+/// Sessions created per caller: a few at once, then one a minute. Each is a row, a log and a room
+/// for as long as it lives, and is kept for days after it ends: a guest on the venue's network
+/// could otherwise create thousands a minute and fill the box's disk. The box itself (loopback:
+/// its kiosk, console, load generator) is not counted.
+final class CreateThrottle: Sendable {
+    private let buckets = Mutex<[String: MessageBudget]>([:])
+    let burst: Double
+    let perMinute: Double
+
+    init(burst: Double = 5, perMinute: Double = 1) {
+        self.burst = burst
+        self.perMinute = perMinute
+    }
+
+    func allow(_ caller: String, now: Int64) -> Bool {
+        buckets.withLock { buckets in
+            // Callers that have been quiet long enough to be full again are forgotten.
+            if buckets.count > 10_000 { buckets = buckets.filter { !$0.value.isFull(now: now) } }
+            var bucket = buckets[caller] ?? MessageBudget(rate: perMinute / 60, burst: burst, now: now)
+            defer { buckets[caller] = bucket }
+            return bucket.spend(now: now)
+        }
+    }
+}
+
 /// A token bucket for one connection's messages: `rate` per second on average, bursts up to `burst`.
 struct MessageBudget {
     let rate: Double
@@ -50,6 +75,9 @@ struct MessageBudget {
         tokens = burst
         last = now
     }
+
+    /// Whether it would be back to its whole burst by `now`.
+    func isFull(now: Int64) -> Bool { tokens + Double(max(0, now - last)) / 1000 * rate >= burst }
 
     mutating func spend(now: Int64) -> Bool {
         tokens = min(burst, tokens + Double(max(0, now - last)) / 1000 * rate)

@@ -13,8 +13,7 @@ struct KioskController: Sendable {
 
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.get("/v1/kiosk") { _, context in
-            let caller = context.callerAddress
-            guard caller == "127.0.0.1" || caller == "::1" || caller.hasPrefix("::ffff:127.") else {
+            guard context.isFromTheBox else {
                 throw BoxError(
                     status: 403, code: "FORBIDDEN", message: "The kiosk seat is only for the box's own screen")
             }
