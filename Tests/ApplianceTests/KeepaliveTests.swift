@@ -44,6 +44,18 @@ struct KeepaliveTests {
         }
     }
 
+    @Test("after the box's close frame it pings no more")
+    func nothingAfterClose() throws {
+        let (channel, loop) = try channel()
+        defer { _ = try? channel.finish() }
+        var code = channel.allocator.buffer(capacity: 2)
+        code.write(webSocketErrorCode: .init(codeNumber: 4001))
+        try channel.writeOutbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: code))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self)?.opcode == .connectionClose)
+        loop.advanceTime(by: .seconds(13))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
+    }
+
     @Test("a client silent between two pings is closed; one that only sends messages stays")
     func silentClientIsClosed() throws {
         let (channel, loop) = try channel()

@@ -9,10 +9,12 @@ import NIOWebSocket
 /// It is a handler in the socket's pipeline with a timer on the socket's event loop. The WebSocket
 /// library can ping too, but it runs a task per socket for it, which cost about 3 KB of every
 /// socket's memory (docs/bench.md, "Sixth round"). The answers to its pings end here (the frame
-/// decoder before it has checked them); every other frame goes on to the WebSocket handler.
-final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
+/// decoder before it has checked them); every other frame goes on to the WebSocket handler. Once
+/// the box's close frame has gone by on its way out, it pings no more: nothing follows a close.
+final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     static let period = TimeAmount.seconds(6)
@@ -42,6 +44,11 @@ final class Keepalive: ChannelInboundHandler, RemovableChannelHandler {
         heard = true
         guard unwrapInboundIn(data).opcode != .pong else { return }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if unwrapOutboundIn(data).opcode == .connectionClose { stop() }
+        context.write(data, promise: promise)
     }
 
     private func tick(_ context: ChannelHandlerContext) {
