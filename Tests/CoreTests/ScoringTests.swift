@@ -52,19 +52,9 @@ struct ScoringTests {
 
     @Test("finale timeline: sting, drumroll at 0.8 s, fanfare and confetti at 3.2 s")
     func timeline() throws {
-        var table = try Table(
-            settings: Fixture.settings {
-                $0.introMs = 0; $0.followupsPerDestination = 0
-            })
-        try table.start([Fixture.secretDestination(1)])
-        try table.host(.forceReveal)
-        try table.host(.next)
+        var table = try tableAtScoreboard()
         let t0 = table.now
-        let effects = try table.host(.next)
-        let room = effects.compactMap { effect -> ServerEvent? in
-            if case .send(let event, .room) = effect { return event }
-            return nil
-        }
+        let room = Self.roomEvents(try table.host(.next))
         #expect(
             room == [
                 .sfxPlay(SfxPlay(sfxId: "sting_build", startAtServerMs: t0)),
@@ -81,22 +71,13 @@ struct ScoringTests {
 
     @Test("a finale paused before its winner goes on from there: the drumroll again, the fanfare, then the bed")
     func pausedFinale() throws {
-        var table = try Table(
-            settings: Fixture.settings {
-                $0.introMs = 0; $0.followupsPerDestination = 0
-            })
-        try table.start([Fixture.secretDestination(1)])
-        try table.host(.forceReveal)
-        try table.host(.next)
+        var table = try tableAtScoreboard()
         try table.host(.next)
         table.advance(1_500)
         try table.host(.pause)
         table.advance(20_000)
         let t1 = table.now
-        let room = try table.host(.resume).compactMap { effect -> ServerEvent? in
-            if case .send(let event, .room) = effect { return event }
-            return nil
-        }
+        let room = Self.roomEvents(try table.host(.resume))
         // 1.5 s in: the drumroll (0.8–3.2 s) starts again, the fanfare is 1.7 s away, the bed 4 s.
         #expect(
             room == [
@@ -115,10 +96,7 @@ struct ScoringTests {
         try table.host(.pause)
         table.advance(1_000)
         let t2 = table.now
-        let again = try table.host(.resume).compactMap { effect -> ServerEvent? in
-            if case .send(let event, .room) = effect { return event }
-            return nil
-        }
+        let again = Self.roomEvents(try table.host(.resume))
         #expect(
             again == [
                 .musicSet(
@@ -128,16 +106,30 @@ struct ScoringTests {
 
     @Test("finaleMs 0 goes straight to ROUND_END")
     func noFinale() throws {
+        var table = try tableAtScoreboard(finaleMs: 0)
+        try table.host(.next)
+        #expect(table.game.phase == .roundEnd)
+        #expect(table.game.finalResults != nil)
+    }
+
+    /// One destination, no followups, on its scoreboard: the next HOST_NEXT shows the finale.
+    private func tableAtScoreboard(finaleMs: Int = 11_000) throws -> Table {
         var table = try Table(
             settings: Fixture.settings {
-                $0.introMs = 0; $0.followupsPerDestination = 0; $0.finaleMs = 0
+                $0.introMs = 0; $0.followupsPerDestination = 0; $0.finaleMs = finaleMs
             })
         try table.start([Fixture.secretDestination(1)])
         try table.host(.forceReveal)
         try table.host(.next)
-        try table.host(.next)
-        #expect(table.game.phase == .roundEnd)
-        #expect(table.game.finalResults != nil)
+        return table
+    }
+
+    /// The events of `effects` sent to the whole room (sounds and screen effects).
+    private static func roomEvents(_ effects: [Effect]) -> [ServerEvent] {
+        effects.compactMap { effect -> ServerEvent? in
+            if case .send(let event, .room) = effect { return event }
+            return nil
+        }
     }
 
     /// Plays one destination with one followup: `braker` locks a correct answer at 10 points, and
