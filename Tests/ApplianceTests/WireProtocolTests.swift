@@ -187,6 +187,25 @@ struct WireProtocolTests {
         #expect(trickled)
     }
 
+    @Test("a request whose body trickles in, a byte every 3 s, is hung up on 30 s after its head")
+    func tricklingBody() async throws {
+        let port = box.port
+        let closedAfter = try await offTheTestThreads { () -> Duration? in
+            let request =
+                "POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+            let trickling = try RawWebSocket(port: port, request: request, timeout: .seconds(3))
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .seconds(60) {
+                trickling.write([UInt8(ascii: " ")])
+                // nil: closed by the box; a throw: nothing yet within 3 s.
+                if case .some(.none) = try? trickling.readFrame() { return ContinuousClock.now - start }
+            }
+            return nil
+        }
+        let waited = try #require(closedAfter)
+        #expect(waited >= .seconds(28) && waited < .seconds(40), "\(waited)")
+    }
+
     @Test("SIGTERM: a socket still waiting for its HELLO is closed with 1001 too, and the box exits")
     func shutdownBeforeHello() async throws {
         let (port, box) = (self.box.port, self.box)

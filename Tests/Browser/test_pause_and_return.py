@@ -110,3 +110,33 @@ def test_a_removed_player_comes_back_by_the_join_link(devices, box, screens):
     expect(host.locator("#ended")).to_be_visible()
     sleepy.goto(re.sub(r"\?.*$", "", join_url))
     expect(sleepy.locator("#ended")).to_contain_text("The host ended the game.")
+
+
+def test_a_seat_open_in_too_many_tabs_does_not_fight_itself(devices, box, screens):
+    host = devices.open(PHONE)
+    create_as_host(host, box, screens)
+    anna = devices.open(PHONE)
+    join_as_player(anna, host.locator("#join-url").inner_text(), "Anna")
+    expect(anna.locator("#leave")).to_be_visible()
+
+    # Four more tabs of her seat: the box takes four sockets a seat, so the oldest, her first tab,
+    # gives way, and waits to be asked back rather than pushing out another tab.
+    tabs = []
+    for _ in range(4):
+        tab = anna.context.new_page()
+        tab.goto(anna.url)
+        expect(tab.locator("#leave")).to_be_visible()
+        tabs.append(tab)
+    expect(anna.locator("#connection h2")).to_have_text("Open somewhere else")
+    screens.shot(anna, "phone-open-elsewhere")
+    anna.wait_for_timeout(2_500)
+    expect(anna.locator("#connection h2")).to_have_text("Open somewhere else")
+    for tab in tabs:
+        expect(tab.locator("#connection")).to_have_count(0)
+
+    # Asked back, it takes its seat again, and the oldest of the others gives way in turn.
+    anna.click("#conn-retry")
+    expect(anna.locator("#connection")).to_have_count(0)
+    expect(tabs[0].locator("#connection h2")).to_have_text("Open somewhere else")
+    for tab in tabs[1:]:
+        expect(tab.locator("#connection")).to_have_count(0)

@@ -36,6 +36,9 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
     static let firstRequestLimit: TimeAmount = .seconds(10)
     /// A kept-alive connection with no request for this long is closed.
     static let idleLimit: Duration = .seconds(75)
+    /// A request has this long from its head to its end: a body sent a byte at a time would
+    /// otherwise hold the connection, since each byte counts as activity.
+    static let requestLimit: TimeAmount = .seconds(30)
 
     static var readBuffers: AdaptiveRecvByteBufferAllocator {
         AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
@@ -71,6 +74,7 @@ struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
+                        try pipeline.addHandler(RequestDeadline())
                         try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: Self.idleLimit, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
@@ -159,4 +163,30 @@ private final class FirstRequestErrors: ChannelInboundHandler, RemovableChannelH
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
+}
+
+/// Closes a connection whose request's body has not all come within `BoxChannel.requestLimit` of
+/// its head (bodies are at most 16 KiB).
+private final class RequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private var deadline: Scheduled<Void>?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            deadline?.cancel()
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: BoxChannel.requestLimit) { channel.close(promise: nil) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
 }

@@ -49,9 +49,19 @@ struct SessionsController: Sendable {
         var tvAuthToken: String?
     }
 
+    /// Live sessions the box lets callers on the network create; beyond, they are refused (429)
+    /// until one ends. The box's own (its kiosk, loopback) are not held back.
+    static let liveLimit = 1_000
+
     private func create(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
-        guard context.isFromTheBox || creates.allow(context.callerAddress, now: ServerClock.now()) else {
-            throw BoxError.rateLimited
+        if !context.isFromTheBox {
+            guard creates.allow(context.callerAddress, now: ServerClock.now()) else { throw BoxError.rateLimited }
+            guard await hub.liveCount < Self.liveLimit else {
+                throw BoxError(
+                    status: 429, code: "RATE_LIMITED",
+                    message: "The box holds as many games as it can; try again later",
+                    retryable: true)
+            }
         }
         let body = try await request.decodeBody(CreateRequest.self, context: context)
         let role = body.role ?? .host

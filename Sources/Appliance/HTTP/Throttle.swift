@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Counts failed join-code lookups per caller: past `limit` misses within `windowMs`, the caller is
@@ -52,13 +53,25 @@ final class CreateThrottle: Sendable {
     }
 
     func allow(_ caller: String, now: Int64) -> Bool {
-        buckets.withLock { buckets in
+        let caller = Self.network(of: caller)
+        return buckets.withLock { buckets in
             // Callers that have been quiet long enough to be full again are forgotten.
             if buckets.count > 10_000 { buckets = buckets.filter { !$0.value.isFull(now: now) } }
             var bucket = buckets[caller] ?? MessageBudget(rate: perMinute / 60, burst: burst, now: now)
             defer { buckets[caller] = bucket }
             return bucket.spend(now: now)
         }
+    }
+
+    /// Who is counted: an IPv4 address, or an IPv6 address's /64 (one device may use any
+    /// address of its network's prefix, and pick a new one for each request).
+    static func network(of address: String) -> String {
+        var bytes = in6_addr()
+        guard address.contains(":"), !address.hasPrefix("::ffff:"), inet_pton(AF_INET6, address, &bytes) == 1 else {
+            return address
+        }
+        let prefix = withUnsafeBytes(of: bytes) { $0.prefix(8).map { String(format: "%02x", $0) }.joined() }
+        return prefix + "::/64"
     }
 }
 

@@ -29,9 +29,11 @@ final class Connection: Sendable {
 
     /// Messages a connection may have waiting before it counts as not reading.
     static let queueLimit = 512
-    /// Bytes likewise: 512 snapshots of a full 50-player session are about 5 MB, and a phone
-    /// that asks for snapshots (`RESUME_SESSION`) and never reads would hold that much.
-    static let queueByteLimit = 2 << 20
+    /// Bytes likewise. 512 snapshots of a 200-player session would be 16 MB, held for a phone
+    /// that asks for snapshots (`RESUME_SESSION`) and never reads; a host without patches is sent
+    /// about 5 MB while such a session's players join (201 snapshots, the last 32 KB), which a
+    /// stalled Wi-Fi link may leave waiting.
+    static let queueByteLimit = 8 << 20
 
     let id: String
     let participantId: ParticipantID

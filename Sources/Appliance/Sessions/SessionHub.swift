@@ -51,15 +51,7 @@ actor SessionHub {
         var tvJoinToken: String
     }
 
-    /// Live sessions the box holds at most; a create beyond is refused (429) until one ends.
-    static let liveLimit = 1_000
-
     func create(role: Role, settings: Settings, now: Int64) async throws(BoxError) -> Created {
-        guard rooms.count < Self.liveLimit else {
-            throw BoxError(
-                status: 429, code: "RATE_LIMITED", message: "The box holds as many games as it can; try again later",
-                retryable: true)
-        }
         var generator = SystemRandomNumberGenerator()
         var code = JoinCode.random(using: &generator)
         // 31^6 codes: a clash is rare, but a live code is never given twice.

@@ -76,7 +76,7 @@ export class ServerClock {
  * (up to 5 s), pings every 5 s to sync the clock, and treats 10 s of silence as a lost line (a
  * phone waking from sleep often has a dead socket that has not noticed yet).
  *
- * Events: onmessage(msg), onstatus("connecting" | "open" | "lost"), onend({ code, reason,
+ * Events: onmessage(msg), onstatus("connecting" | "open" | "lost" | "elsewhere"), onend({ code, reason,
  * endedReason }) when the box closed the seat for good (session ended, kicked, unknown token);
  * `endedReason` is the SESSION_ENDED reason that came before the close, if one did (it can come
  * before any state to keep it in: a page that reloads after the end).
@@ -156,6 +156,13 @@ export class BoxLink {
       if (event.code === 1000 || event.code === 4001 || event.code === 4003) {
         this.stop();
         this.handlers.onend?.({ code: event.code, reason: event.reason, endedReason: this.endedReason });
+        return;
+      }
+      // The seat is open in more tabs than the box takes, and this was the oldest. Connecting
+      // again by itself would push out another, round and round: it waits for Retry (checkNow).
+      if (event.code === 1008 && event.reason === "TOO_MANY_CONNECTIONS") {
+        clearTimeout(this.retryTimer);
+        this.handlers.onstatus?.("elsewhere");
         return;
       }
       this.retry();

@@ -122,15 +122,20 @@ export function showConnection(status, { retry, leave } = {}) {
     overlay("connection", null);
     return;
   }
+  // "elsewhere": the seat is open in other tabs, which took this one's place; it waits for Retry.
+  const elsewhere = status === "elsewhere";
+  const key = elsewhere ? "conn.elsewhere" : status === "lost" ? "conn.lost" : "conn.connecting";
   overlay(
     "connection",
     h(
       "div",
       { class: "card stack", "aria-live": "assertive" },
-      h("div", { class: "spinner", "aria-hidden": "true" }),
-      h("h2", {}, status === "lost" ? t("conn.lost") : t("conn.connecting")),
-      h("p", { class: "dim" }, status === "lost" ? t("conn.lostHelp") : t("conn.connectingHelp")),
-      retry ? h("button", { class: "primary block", id: "conn-retry", onclick: retry }, t("conn.retry")) : null,
+      elsewhere ? null : h("div", { class: "spinner", "aria-hidden": "true" }),
+      h("h2", {}, t(key)),
+      h("p", { class: "dim" }, t(`${key}Help`)),
+      retry
+        ? h("button", { class: "primary block", id: "conn-retry", onclick: retry }, t(elsewhere ? "conn.useHere" : "conn.retry"))
+        : null,
       leave ? h("button", { class: "danger block", id: "conn-leave", onclick: leave }, t("lobby.leave")) : null,
     ),
   );
