@@ -75,7 +75,8 @@ final class CreateThrottle: Sendable {
     }
 }
 
-/// A token bucket for one connection's messages: `rate` per second on average, bursts up to `burst`.
+/// A token bucket: `rate` per second on average, bursts up to `burst` (a connection's messages, a
+/// caller's creates).
 struct MessageBudget {
     let rate: Double
     let burst: Double
