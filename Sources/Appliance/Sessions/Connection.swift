@@ -49,8 +49,9 @@ final class Connection: Sendable {
         var tripPending = false
         /// Handed to the channel, not yet taken by the kernel.
         var unwritten = 0
-        /// The bytes of the texts waiting, queued or unwritten.
-        var bytes = 0
+        /// The bytes of the texts in `items`, and of those unwritten.
+        var queuedBytes = 0
+        var unwrittenBytes = 0
         /// A close is queued, or the connection was dropped: nothing more is taken.
         var closing = false
         /// Dropped: what is queued is thrown away.
@@ -94,11 +95,11 @@ final class Connection: Sendable {
         let (delivery, trip) = queue.withLock { queue -> (Delivery, Bool) in
             guard !queue.closing else { return (.closed, false) }
             guard queue.items.count + queue.unwritten + items.count <= Self.queueLimit,
-                queue.bytes + bytes <= Self.queueByteLimit
+                queue.queuedBytes + queue.unwrittenBytes + bytes <= Self.queueByteLimit
             else {
                 return (.overflowed, false)
             }
-            queue.bytes += bytes
+            queue.queuedBytes += bytes
             queue.closing = close != nil
             queue.items += items
             defer { queue.tripPending = true }
@@ -123,6 +124,7 @@ final class Connection: Sendable {
                 queue.closing = true
                 queue.gone = true
                 queue.items = []
+                queue.queuedBytes = 0
             }
             return !queue.gone
         }
@@ -131,12 +133,16 @@ final class Connection: Sendable {
     /// On the event loop: writes what is queued, then starts the close if one was queued.
     private func writeQueued() {
         // Taken and counted as unwritten in one step, so the queue's bound never misses them.
-        let (items, count) = queue.withLock { queue in
-            defer { queue.items = [] }
+        let (items, count, bytes) = queue.withLock { queue in
+            defer {
+                queue.items = []
+                queue.queuedBytes = 0
+            }
             queue.tripPending = false
             let count = queue.items.count { if case .text = $0 { true } else { false } }
             queue.unwritten += count
-            return (queue.items, count)
+            queue.unwrittenBytes += queue.queuedBytes
+            return (queue.items, count, queue.queuedBytes)
         }
         var texts: [WireText] = []
         var close: Outgoing?
@@ -145,11 +151,10 @@ final class Connection: Sendable {
         }
         if !texts.isEmpty {
             let written = socket.eventLoop.makePromise(of: Void.self)
-            let bytes = Self.bytes(of: items)
             written.futureResult.whenComplete { _ in
                 self.queue.withLock {
                     $0.unwritten -= count
-                    $0.bytes -= bytes
+                    $0.unwrittenBytes -= bytes
                 }
             }
             socket.write(texts, written)

@@ -89,9 +89,10 @@ enum PackSchema {
             if let control = string.unicodeScalars.first(where: {
                 $0.properties.generalCategory == .control && !(multiline && $0 == "\n")
             }) {
-                let hex = String(control.value, radix: 16, uppercase: true)
-                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                return [PackProblem(path: path, reason: "contains a control character (\(code))")]
+                return [
+                    PackProblem(
+                        path: path, reason: "contains a control character (\(String(format: "U+%04X", control.value)))")
+                ]
             }
             return []
         case (.url, .string(let string)):
