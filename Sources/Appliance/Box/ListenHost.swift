@@ -27,36 +27,42 @@ struct ListenHost: Sendable, Equatable {
     /// wildcard or an address that is not this machine's.
     var interfaceIndex: Int32? {
         guard !isWildcard else { return nil }
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        let isV4 = inet_pton(AF_INET, host, &v4) == 1
-        guard isV4 || inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return nil }
-        defer { freeifaddrs(list) }
-        var loopback: String?
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            let name = String(cString: entry.pointee.ifa_name)
-            if Int32(entry.pointee.ifa_flags) & Int32(IFF_LOOPBACK) != 0, loopback == nil { loopback = name }
-            guard let address = entry.pointee.ifa_addr else { continue }
-            let matches: Bool
-            switch Int32(address.pointee.sa_family) {
-            case AF_INET where isV4:
-                matches = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                    $0.pointee.sin_addr.s_addr == v4.s_addr
-                }
-            case AF_INET6 where !isV4:
-                matches = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { entry in
-                    withUnsafeBytes(of: entry.pointee.sin6_addr) { a in withUnsafeBytes(of: v6) { a.elementsEqual($0) }
-                    }
-                }
-            default:
-                matches = false
-            }
-            if matches { return Int32(if_nametoindex(name)) }
-        }
+        let interfaces = NetworkInterfaces.addresses()
         // Every 127.x address answers on loopback, listed or not.
-        let onLoopback = isV4 ? UInt32(bigEndian: v4.s_addr) >> 24 == 127 : host == "::1"
-        return onLoopback ? loopback.map { Int32(if_nametoindex($0)) } : nil
+        let onLoopback = host.hasPrefix("127.") || host == "::1"
+        let found =
+            interfaces.first { $0.address == host }
+            ?? (onLoopback ? interfaces.first { $0.flags & Int32(IFF_LOOPBACK) != 0 } : nil)
+        return found.map { Int32(if_nametoindex($0.name)) }
+    }
+}
+
+/// The machine's interfaces' IPv4 and IPv6 addresses, as numeric text (`192.168.1.5`, `fe80::1`;
+/// no `%` scope), with each interface's name and flags.
+enum NetworkInterfaces {
+    static func addresses() -> [(name: String, flags: Int32, address: String)] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var found: [(name: String, flags: Int32, address: String)] = []
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = entry.pointee.ifa_addr else { continue }
+            let length: Int
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET: length = MemoryLayout<sockaddr_in>.size
+            case AF_INET6: length = MemoryLayout<sockaddr_in6>.size
+            default: continue
+            }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(length), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0
+            else { continue }
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            found.append(
+                (
+                    String(cString: entry.pointee.ifa_name), Int32(entry.pointee.ifa_flags),
+                    String(text.prefix { $0 != "%" })
+                ))
+        }
+        return found
     }
 }

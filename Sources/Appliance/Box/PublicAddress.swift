@@ -39,24 +39,8 @@ final class PublicAddress: Sendable {
 
     /// The first IPv4 address of an interface that is up and not loopback.
     static func lanIPv4() -> String? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return nil }
-        defer { freeifaddrs(list) }
-        var found: [(name: String, address: String)] = []
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            let flags = Int32(entry.pointee.ifa_flags)
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == UInt8(AF_INET),
-                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
-            else { continue }
-            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard
-                getnameinfo(
-                    address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
-                    NI_NUMERICHOST)
-                    == 0
-            else { continue }
-            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            found.append((String(cString: entry.pointee.ifa_name), text))
+        let found = NetworkInterfaces.addresses().filter {
+            !$0.address.contains(":") && $0.flags & Int32(IFF_UP) != 0 && $0.flags & Int32(IFF_LOOPBACK) == 0
         }
         // Prefer wired and wireless LAN names over container bridges and VPNs.
         let preferred = found.first { $0.name.hasPrefix("e") || $0.name.hasPrefix("w") }
