@@ -11,6 +11,15 @@ struct KioskTests {
         #"{"destinationsCount":1,"followupsPerDestination":1,"followupSeconds":5,"introMs":0,"finaleMs":1000}"#,
     ]
 
+    /// The kiosk's next session, once `GET /v1/kiosk` names one other than `first` (nil if none
+    /// within `limit`).
+    static func kioskSession(after first: HTTP.Reply, http: HTTP, within limit: Duration) async throws -> HTTP.Reply? {
+        try await poll(for: limit, every: .milliseconds(300)) {
+            let kiosk = try await http.get("/v1/kiosk")
+            return kiosk.string("sessionId") != first.string("sessionId") ? kiosk : nil
+        }
+    }
+
     @Test("two full games back to back with no host, then the third lobby opens")
     func attractLoop() async throws {
         let box = try BoxProcess(arguments: Self.fastKiosk)
@@ -71,10 +80,8 @@ struct KioskTests {
         #expect(first.status == 200)
         // Nobody connects: the session idles out and the kiosk opens a new one.
         let next = try #require(
-            try await poll(for: .seconds(10), every: .milliseconds(300)) {
-                let kiosk = try await http.get("/v1/kiosk")
-                return kiosk.string("sessionId") != first.string("sessionId") ? kiosk : nil
-            }, "the kiosk kept its idle session")
+            try await Self.kioskSession(after: first, http: http, within: .seconds(10)),
+            "the kiosk kept its idle session")
         #expect(next.string("sessionId") != first.string("sessionId"))
         #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
     }
@@ -132,10 +139,7 @@ struct KioskTests {
             "/v1/sessions/\(first.string("sessionId"))/join", ["name": "Ghost", "joinCode": first.string("joinCode")])
         #expect(guest.status == 201)
         let next = try #require(
-            try await poll(for: .seconds(25), every: .milliseconds(300)) {
-                let kiosk = try await http.get("/v1/kiosk")
-                return kiosk.string("sessionId") != first.string("sessionId") ? kiosk : nil
-            }, "the kiosk kept its session")
+            try await Self.kioskSession(after: first, http: http, within: .seconds(25)), "the kiosk kept its session")
         // Not the idle timeout (10 minutes): the box let go of the guest, and started over.
         #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
         #expect(try await http.get("/v1/sessions/by-code/\(first.string("joinCode"))").status == 404)

@@ -68,17 +68,27 @@ struct PackCommandTests {
         #expect(output.hasSuffix("\(packs.count) packs valid\n"))
     }
 
-    @Test("a broken pack fails with status 1 and a precise message")
-    func broken() throws {
-        let folder = try Self.temporaryPack {
-            $0 = $0.replacingOccurrences(of: "Volvo was founded here", with: "Volvo was founded in Gothenburg")
-        }
+    /// `pack validate` of the test pack with `text` replaced by `replacement`: its status, its output,
+    /// and the path of the edited pack.json (gone by then).
+    private func validateEdited(
+        _ text: String, _ replacement: String
+    ) throws -> (
+        status: Int32, output: String, file: String
+    ) {
+        let folder = try Self.temporaryPack { $0 = $0.replacingOccurrences(of: text, with: replacement) }
         defer { try? FileManager.default.removeItem(at: folder) }
         let (status, output) = try Self.run(["pack", "validate", folder.path])
+        return (status, output, folder.appendingPathComponent("pack.json").path)
+    }
+
+    @Test("a broken pack fails with status 1 and a precise message")
+    func broken() throws {
+        let (status, output, file) = try validateEdited(
+            "Volvo was founded here", "Volvo was founded in Gothenburg")
         #expect(status == 1)
         #expect(
             output == """
-                \(folder.path)/pack.json: $.destinations[0].clues[2].text: gives the answer away: it names "Gothenburg"
+                \(file): $.destinations[0].clues[2].text: gives the answer away: it names "Gothenburg"
                 1 problem found
 
                 """)
@@ -86,15 +96,11 @@ struct PackCommandTests {
 
     @Test("a key written twice fails with status 1 and names the key")
     func duplicateKey() throws {
-        let folder = try Self.temporaryPack {
-            $0 = $0.replacingOccurrences(of: "\"region\":", with: "\"region\": \"Götaland\", \"region\":")
-        }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try Self.run(["pack", "validate", folder.path])
+        let (status, output, file) = try validateEdited("\"region\":", "\"region\": \"Götaland\", \"region\":")
         #expect(status == 1)
         #expect(
             output == """
-                \(folder.path)/pack.json: $.destinations[0]: the key "region" appears twice
+                \(file): $.destinations[0]: the key "region" appears twice
                 1 problem found
 
                 """)
@@ -102,13 +108,9 @@ struct PackCommandTests {
 
     @Test("a language the box does not speak is named as such")
     func unknownLanguage() throws {
-        let folder = try Self.temporaryPack {
-            $0 = $0.replacingOccurrences(of: "\"language\": \"en\"", with: "\"language\": \"de\"")
-        }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try Self.run(["pack", "validate", folder.path])
+        let (status, output, file) = try validateEdited("\"language\": \"en\"", "\"language\": \"de\"")
         #expect(status == 1)
-        #expect(output.contains("\(folder.path)/pack.json: $.language: must be sv or en, not \"de\""), "\(output)")
+        #expect(output.contains("\(file): $.language: must be sv or en, not \"de\""), "\(output)")
     }
 
     @Test("one bad pack among good ones: all are reported, status 1")
