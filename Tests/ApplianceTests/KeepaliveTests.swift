@@ -20,10 +20,19 @@ struct KeepaliveTests {
         return (channel, loop)
     }
 
-    /// A client's frame as bytes on the wire (unmasked, which the decoder takes; under 126 bytes).
-    private func wire(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) -> ByteBuffer {
-        var bytes = ByteBuffer(bytes: [0x80 | UInt8(webSocketOpcode: opcode), UInt8(payload.readableBytes)])
-        bytes.writeImmutableBuffer(payload)
+    /// A client's frame as bytes on the wire (under 126 bytes), masked as a client must unless told.
+    private func wire(_ opcode: WebSocketOpcode, _ payload: ByteBuffer, masked: Bool = true) -> ByteBuffer {
+        let mask: [UInt8] = [0x5A, 0x01, 0xC3, 0x7E]
+        let plain = Array(payload.readableBytesView)
+        var bytes = ByteBuffer(bytes: [
+            0x80 | UInt8(webSocketOpcode: opcode), (masked ? 0x80 : 0) | UInt8(plain.count),
+        ])
+        if masked {
+            bytes.writeBytes(mask)
+            bytes.writeBytes(plain.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+        } else {
+            bytes.writeBytes(plain)
+        }
         return bytes
     }
 
@@ -64,13 +73,28 @@ struct KeepaliveTests {
         for _ in 0..<3 {
             try channel.writeInbound(wire(.text, ByteBuffer(string: #"{"type":"PING"}"#)))
             let passed = try #require(try channel.readInbound(as: WebSocketFrame.self))
-            #expect(passed.opcode == .text && String(buffer: passed.data) == #"{"type":"PING"}"#)
+            #expect(passed.opcode == .text && String(buffer: passed.unmaskedData) == #"{"type":"PING"}"#)
             loop.advanceTime(by: .seconds(6))
             #expect(channel.isActive)
         }
         // Nothing heard since the last ping: the next tick closes the socket.
         loop.advanceTime(by: .seconds(6))
         #expect(!channel.isActive)
+    }
+
+    @Test("an unmasked frame closes the socket with 1002 and goes no further (RFC 6455, 5.1)")
+    func unmaskedFrameIsRefused() throws {
+        let (channel, loop) = try channel()
+        defer { _ = try? channel.finish() }
+        try channel.writeInbound(wire(.text, ByteBuffer(string: #"{"type":"PING"}"#), masked: false))
+        loop.run()
+        #expect(try channel.readInbound(as: WebSocketFrame.self) == nil)
+        let close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        var code = close.data
+        #expect(close.opcode == .connectionClose && code.readWebSocketErrorCode() == .protocolError)
+        #expect(!channel.isActive)
+        loop.advanceTime(by: .seconds(13))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil)
     }
 
     @Test("its timer stops when it is taken out of the pipeline, and when the socket closes")

@@ -94,9 +94,13 @@ struct WireProtocolTests {
         #expect(close.closed)
     }
 
-    @Test("a frame with a reserved bit, or with an opcode RFC 6455 reserves, closes with 1002")
+    @Test("a frame with a reserved bit, with an opcode RFC 6455 reserves, or not masked, closes with 1002")
     func reservedFrames() async throws {
-        for frame in [RawWebSocket.frame(0x1, Array(resume.utf8), reserved: 0b100), RawWebSocket.frame(0x3, [1, 2])] {
+        for frame in [
+            RawWebSocket.frame(0x1, Array(resume.utf8), reserved: 0b100), RawWebSocket.frame(0x3, [1, 2]),
+            RawWebSocket.frame(0x1, Array(resume.utf8), masked: false),
+            RawWebSocket.frame(0x1, Array(resume.utf8), fin: false, masked: false),
+        ] {
             let socket = try await admitted()
             let close = try await offTheTestThreads {
                 socket.write(frame)
@@ -140,6 +144,23 @@ struct WireProtocolTests {
         #expect(welcome)
         // One for being admitted, one for each RESUME_SESSION.
         #expect(snapshots == 4)
+    }
+
+    @Test("HEAD is answered as GET is, with no body: the connection's next answer follows at once")
+    func head() async throws {
+        let port = box.port
+        let answers = try await offTheTestThreads {
+            let connection = try RawWebSocket(
+                port: port, request: "HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+            var answers = [try connection.readHead()]
+            for request in ["HEAD / HTTP/1.1", "GET /healthz HTTP/1.1"] {
+                connection.write(Array("\(request)\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+                answers.append(request.hasPrefix("HEAD") ? try connection.readHead() : try connection.readResponse())
+            }
+            return answers
+        }
+        #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers)")
+        #expect(answers[1].lowercased().contains("content-type: text/html"))
     }
 
     @Test("an upgrade to another path gets 400; one on a connection that served a page is sent to a new one")

@@ -69,7 +69,8 @@ struct Box: Sendable {
     /// The HTTP + WebSocket application with every route of the contract.
     func application(onListening: @escaping @Sendable (Bound) async -> Void = { _ in }) -> some ApplicationProtocol {
         let hub = self.hub
-        let router = Router(context: BoxRequestContext.self)
+        // HEAD is answered as GET without the body: uptime checks and `curl -I` use it.
+        let router = Router(context: BoxRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
         router.get("/healthz") { _, _ in
             try JSON.response(Health(status: "ok", version: Tripto.version, sessions: await hub.liveCount))

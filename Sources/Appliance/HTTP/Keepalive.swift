@@ -9,8 +9,9 @@ import NIOWebSocket
 /// It is a handler in the socket's pipeline with a timer on the socket's event loop. The WebSocket
 /// library can ping too, but it runs a task per socket for it, which cost about 3 KB of every
 /// socket's memory (docs/bench.md, "Sixth round"). The answers to its pings end here (the frame
-/// decoder before it has checked them); every other frame goes on to the WebSocket handler. Once
-/// the box's close frame has gone by on its way out, it pings no more: nothing follows a close.
+/// decoder before it has checked them); every other frame goes on to the WebSocket handler, once it
+/// is seen to be masked. Once the box's close frame has gone by on its way out, it pings no more:
+/// nothing follows a close.
 final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
@@ -21,6 +22,7 @@ final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let period: TimeAmount
     private var heard = true
+    private var refused = false
     private var pings: UInt64 = 0
     private var timer: RepeatedTask?
 
@@ -41,8 +43,13 @@ final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        let frame = unwrapInboundIn(data)
+        // RFC 6455, 5.1: a client masks every frame, and a server closes the connection on one that
+        // is not. Checked here, first, since the aggregator after it drops the masks of fragments.
+        guard frame.maskKey != nil else { return refuseUnmasked(context) }
         heard = true
-        guard unwrapInboundIn(data).opcode != .pong else { return }
+        guard frame.opcode != .pong else { return }
         context.fireChannelRead(data)
     }
 
@@ -62,6 +69,18 @@ final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
         var data = context.channel.allocator.buffer(capacity: 8)
         data.writeInteger(pings)
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: data)), promise: nil)
+    }
+
+    /// Closes with 1002 (protocol error) at once: the client does not speak WebSocket, so no
+    /// closing handshake is waited for.
+    private func refuseUnmasked(_ context: ChannelHandlerContext) {
+        refused = true
+        stop()
+        var code = context.channel.allocator.buffer(capacity: 2)
+        code.write(webSocketErrorCode: .protocolError)
+        let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
+        let bound = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in bound.value.close(promise: nil) }
     }
 
     /// Whether its timer runs (for the tests).

@@ -42,21 +42,23 @@ final class RawWebSocket: @unchecked Sendable {
         return socket
     }
 
-    /// A frame as a client sends it: masked, with the given bits.
+    /// A frame as a client sends it: masked (unless told otherwise), with the given bits.
     static func frame(
-        _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, reserved: UInt8 = 0
+        _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, reserved: UInt8 = 0, masked: Bool = true
     ) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | (reserved << 4) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         switch payload.count {
         case ..<126:
-            bytes.append(0x80 | UInt8(payload.count))
+            bytes.append(maskBit | UInt8(payload.count))
         case ..<65_536:
-            bytes.append(0x80 | 126)
+            bytes.append(maskBit | 126)
             bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         default:
-            bytes.append(0x80 | 127)
+            bytes.append(maskBit | 127)
             bytes += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
         }
+        guard masked else { return bytes + payload }
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         bytes += mask
         bytes += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
