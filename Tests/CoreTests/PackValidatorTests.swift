@@ -367,6 +367,40 @@ struct PackValidatorTests {
             }.isEmpty)
     }
 
+    @Test("answers that stand in one place among the options in over two thirds of a pack's followups")
+    func answerPlaces() throws {
+        /// Three destinations of two multiple-choice followups each, the answer at `places[n]` of the nth.
+        func pack(_ places: [Int]) throws -> [String] {
+            try problems { tree in
+                let template = (tree["destinations"] as! [[String: Any]])[0]
+                tree["destinations"] = ["Gothenburg", "Uppsala", "Lund"].enumerated().map { d, name in
+                    var destination = template
+                    destination["id"] = name.lowercased()
+                    destination["name"] = name
+                    destination["aliases"] = [String]()
+                    destination["revealText"] = "We are in \(name)!"
+                    destination["followups"] = (0..<2).map { f in
+                        var options = ["Uranus", "Neptune", "Saturn"]
+                        options.swapAt(0, places[d * 2 + f])
+                        return [
+                            "question": "Which planet is meant, \(d)-\(f)?", "answer": "Uranus", "options": options,
+                            "sources": ["https://en.wikipedia.org/wiki/Uranus"],
+                        ]
+                    }
+                    return destination
+                }
+            }
+        }
+        #expect(
+            try pack([0, 0, 0, 0, 0, 1]) == [
+                "mini.json: $.destinations: the answer is option 1 in 5 of the 6 followups with options: players learn where to look; put the answers in different places"
+            ])
+        #expect(try pack([2, 2, 2, 2, 2, 2]).count == 1)
+        // Four of six is two thirds, not more; and answers spread over the places are what a pack should do.
+        #expect(try pack([0, 0, 0, 0, 1, 2]).isEmpty)
+        #expect(try pack([0, 1, 2, 2, 1, 0]).isEmpty)
+    }
+
     @Test("duplicate destinations and pack ids")
     func duplicates() throws {
         let found = try problems { tree in

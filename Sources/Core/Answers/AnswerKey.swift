@@ -10,14 +10,17 @@ public struct AnswerKey: Sendable, Equatable {
     /// The accepted answers with their stopwords kept ("mexicocity").
     private let acceptedInFull: [String]
     /// Answers that name the country rather than the place: never accepted on their own, even when
-    /// dropping a stopword makes a name read like its country ("Mexico City" → "mexico").
+    /// dropping a stopword makes a name read like its country ("Mexico City" → "mexico"). A country
+    /// that is the place's name in full is the place (Singapore, Monaco) and is not among them.
     private let countries: [String]
 
     private init(accepted: [String], allowsFuzzy: Bool, countries: [String] = []) {
         self.accepted = accepted.map(AnswerText.normalized).filter { !$0.isEmpty }
-        self.acceptedInFull = accepted.map { AnswerText.words($0).joined() }
+        let acceptedInFull = accepted.map { AnswerText.words($0).joined() }
+        self.acceptedInFull = acceptedInFull
         self.allowsFuzzy = allowsFuzzy
-        self.countries = countries.map(AnswerText.normalized).filter { !$0.isEmpty }
+        self.countries = countries.filter { !acceptedInFull.contains(AnswerText.words($0).joined()) }
+            .map(AnswerText.normalized).filter { !$0.isEmpty }
     }
 
     /// Destinations accept their name and aliases, and near spellings of them — but not their country.

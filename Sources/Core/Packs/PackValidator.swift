@@ -116,7 +116,28 @@ public enum PackValidator {
             }
             problems += check(destination, at: at)
         }
+        if let (place, count, total) = commonestAnswerPlace(pack), total >= 6, count * 3 > total * 2 {
+            problem(
+                root.key("destinations"),
+                "the answer is option \(place + 1) in \(count) of the \(total) followups with options: players learn where to look; put the answers in different places"
+            )
+        }
         return problems
+    }
+
+    /// The option place that holds the answer most often, over the pack's multiple-choice followups:
+    /// the place (from 0), how many answers stand there, and how many followups have options.
+    private static func commonestAnswerPlace(_ pack: Pack) -> (place: Int, count: Int, total: Int)? {
+        var places: [Int: Int] = [:]
+        for followup in pack.destinations.flatMap(\.followups) {
+            guard let options = followup.options, let place = options.firstIndex(where: AnswerKey.followup(followup).accepts)
+            else { continue }
+            places[place, default: 0] += 1
+        }
+        let total = places.values.reduce(0, +)
+        return places.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }.map {
+            (place: $0.key, count: $0.value, total: total)
+        }
     }
 
     private static func check(_ destination: Destination, at: JSONPath) -> [PackProblem] {
