@@ -89,7 +89,7 @@ struct CreateJoinScenarioTests {
         // The old TV token no longer works: it was replaced.
         let old = TestSocket(url: box.webSocketURL, token: created.string("tvAuthToken"))
         try await old.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
-        #expect(try await old.closeCode() == 4003)
+        #expect(try await old.closeFrame()! == (4001, "REVOKED"))
     }
 
     @Test("5. the web joins as Host where an iOS host exists: HOST_ROLE_TAKEN")

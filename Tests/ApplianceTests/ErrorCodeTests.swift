@@ -228,11 +228,12 @@ struct ErrorCodeTests {
         // The state she leaves in comes before the close: without her, and without a `you`.
         let last = try await anna.socket.expectSnapshot { !$0.players.contains { $0.playerId == anna.id } }
         #expect(last.you == nil)
-        #expect(try await anna.socket.closeCode() == 4003)
+        // The contract's close for a token that is not accepted, 4001, with the reason a page tells apart.
+        #expect(try await anna.socket.closeFrame()! == (4001, "REVOKED"))
         // Coming back with it, she is told the same: her seat was taken away.
         let again = TestSocket(url: box.webSocketURL, token: anna.token)
         try await again.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
-        #expect(try await again.closeCode() == 4003)
+        #expect(try await again.closeFrame()! == (4001, "REVOKED"))
         table.closeAll()
     }
 

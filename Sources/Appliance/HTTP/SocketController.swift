@@ -69,7 +69,8 @@ struct SocketController: Sendable {
         /// Its session has ended: the client gets this SESSION_ENDED, then close 1000.
         case ended(String)
         /// The token's participant was kicked, left, or was replaced as host or TV: ERROR
-        /// UNAUTHORIZED, then close 4003, as a connection of theirs gets when it happens.
+        /// UNAUTHORIZED, then close 4001 with the reason REVOKED, as a connection of theirs gets when it
+        /// happens.
         case revoked(sessionId: String)
         /// No such token (or no such session): ERROR UNAUTHORIZED, then close 4001.
         case refused

@@ -206,7 +206,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             let error = WireEncoder.error(
                 "UNAUTHORIZED", "This seat was taken away: kicked, left, or replaced", sessionId: sessionId,
                 now: ServerClock.now())
-            settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4003), reason: "REVOKED")
+            settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4001), reason: "REVOKED")
         case .refused:
             refuse()
         }

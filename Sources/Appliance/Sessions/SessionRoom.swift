@@ -534,7 +534,7 @@ actor SessionRoom {
         for effect in effects {
             switch effect {
             case .revoke(let participant):
-                for connection in connections.of(participant) { close(connection, code: 4003, reason: "REVOKED") }
+                for connection in connections.of(participant) { close(connection, code: 4001, reason: "REVOKED") }
             case .ended:
                 timer?.task.cancel()
                 timer = nil

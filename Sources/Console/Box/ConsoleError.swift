@@ -7,8 +7,9 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     case noBox
     case severalBoxes([String])
     case unexpected(String)
-    /// The box closed the socket for good: 4001 (token not accepted) or 4003 (kicked, left, replaced).
-    case closed(code: Int)
+    /// The box closed the socket for good with 4001: the token was not accepted, or (`revoked`) its
+    /// seat was taken away (kicked, left, replaced).
+    case closed(revoked: Bool)
 
     var description: String {
         switch self {
@@ -19,10 +20,10 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .severalBoxes(let boxes):
             "Several boxes found; choose one with --url:\n" + boxes.map { "  \($0)" }.joined(separator: "\n")
         case .unexpected(let detail): "Unexpected answer from the box: \(detail)"
-        case .closed(let code):
-            code == 4001
-                ? "The box did not accept this seat's token (the session may have been reset)."
-                : "The box closed this seat: you were removed, left, or someone took over the role."
+        case .closed(let revoked):
+            revoked
+                ? "The box closed this seat: you were removed, left, or someone took over the role."
+                : "The box did not accept this seat's token (the session may have been reset)."
         }
     }
 

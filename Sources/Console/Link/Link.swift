@@ -11,8 +11,9 @@ enum LinkEvent: Sendable {
     case message(ServerMessage)
     /// The socket dropped; the link is trying again (attempt 1, 2, …).
     case offline(attempt: Int)
-    /// The box closed the seat for good: 4001, 4003, or 1000 once the session ended.
-    case closed(code: Int)
+    /// The box closed the seat for good: 4001 (`revoked` when its reason is REVOKED: kicked, left,
+    /// or replaced), or 1000 once the session ended.
+    case closed(code: Int, revoked: Bool)
 }
 
 /// The console's WebSocket to the box: one seat's token, reconnecting by itself with backoff until
@@ -55,6 +56,7 @@ final class Link: Sendable {
             }
             let report = self.report
             var closeCode: Int?
+            var revoked = false
             do {
                 let frame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
                     inbound, outbound, _ in
@@ -73,13 +75,14 @@ final class Link: Sendable {
                     }
                 }
                 closeCode = frame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }
+                revoked = frame?.reason == "REVOKED"
             } catch {
                 closeCode = nil
             }
             outbox.withLock { $0 = nil }
             writer.finish()
-            if let code = closeCode, code == 4001 || code == 4003 || code == 1000 {
-                report.yield(.closed(code: code))
+            if let code = closeCode, code == 4001 || code == 1000 {
+                report.yield(.closed(code: code, revoked: revoked))
                 report.finish()
                 return
             }

@@ -80,11 +80,12 @@ enum Play {
                 state.receive(message, now: now())
             case .link(.offline(let attempt)):
                 state.link = .offline(attempt: attempt)
-            case .link(.closed(let code)):
+            case .link(.closed(let code, let revoked)):
                 if code == 1000 || state.endedReason != nil {
                     state.endedReason = state.endedReason ?? "ended"
                 } else {
-                    return state.projection == nil ? .turnedAway(.closed(code: code)) : .closed(.closed(code: code))
+                    let error = ConsoleError.closed(revoked: revoked)
+                    return state.projection == nil ? .turnedAway(error) : .closed(error)
                 }
             case .tick:
                 // The ended screen stays a moment so it can be read, then the console leaves by itself.

@@ -19,7 +19,8 @@ final class TestSocket: Sendable {
 
     let inbox = Inbox()
     private let outbox: AsyncStream<Outgoing>.Continuation
-    private let run: Task<Int?, Never>
+    /// The server's close frame: its code and reason.
+    private let run: Task<(code: Int, reason: String?)?, Never>
 
     /// Connects with `token` in an Authorization header (or none, for HELLO or refusal tests).
     init(url: String, token: String?, query: String = "") {
@@ -62,7 +63,7 @@ final class TestSocket: Sendable {
                     }
                 }
                 await inbox.closed()
-                return frame.map { Self.number($0.closeCode) }
+                return frame.map { (code: Self.number($0.closeCode), reason: $0.reason) }
             } catch {
                 await inbox.closed()
                 return nil
@@ -93,6 +94,11 @@ final class TestSocket: Sendable {
 
     /// The close code the server sent, once the connection is over.
     func closeCode(timeout: Duration = .seconds(20)) async throws -> Int? {
+        try await closeFrame(timeout: timeout)?.code
+    }
+
+    /// The server's close code and reason, once the connection is over.
+    func closeFrame(timeout: Duration = .seconds(20)) async throws -> (code: Int, reason: String?)? {
         // Polled: the connection's task cannot be cancelled, so it must not be awaited before it ends.
         let deadline = ContinuousClock.now + timeout
         while await !inbox.isClosed {
