@@ -8,6 +8,16 @@ public struct Projection: Codable, Sendable, Equatable {
         public var destination: DestinationView?
         /// Everyone, once the destination is revealed: how each locked answer scored.
         public var results: [DestinationResult]?
+
+        /// `destination` is written as `null` while it is secret: the contract's shape is
+        /// `destination: {…} | null`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(total, forKey: .total)
+            try container.encode(destination, forKey: .destination)
+            try container.encodeIfPresent(results, forKey: .results)
+        }
     }
 
     public struct DestinationView: Codable, Sendable, Equatable {
