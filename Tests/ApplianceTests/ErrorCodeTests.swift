@@ -136,14 +136,17 @@ struct ErrorCodeTests {
         #expect(try await http.get("/v1/sessions/\(id)/qr.svg").status == 410)
     }
 
-    @Test("REST: repeated lookup misses from one address are throttled with 429")
+    @Test("REST: repeated lookup misses from one address are throttled with 429 and Retry-After")
     func throttling() async throws {
         var statuses: [Int] = []
         for n in 0..<12 { statuses.append(try await http.get("/v1/sessions/by-code/ZZZZ\(n % 10)Z").status) }
         #expect(statuses.prefix(10).allSatisfy { $0 == 404 })
         #expect(statuses.suffix(2).allSatisfy { $0 == 429 })
+        // No code at all is a malformed call, not a miss.
+        #expect(try await http.get("/v1/sessions/lookup").error == "BAD_REQUEST")
         let limited = try await http.get("/v1/sessions/lookup?joinCode=ABCDEF")
         #expect(limited.error == "RATE_LIMITED")
+        #expect((1...60).contains(Int(limited.headers["retry-after"] ?? "") ?? 0), "\(limited.headers)")
     }
 
     @Test("socket: UNAUTHORIZED then close 4001, for a bad token, no token, or a late HELLO")

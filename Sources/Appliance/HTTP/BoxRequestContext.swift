@@ -29,7 +29,9 @@ extension BoxError: HTTPResponseError {
     var status: HTTPResponse.Status { .init(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        try JSON.response(["error": code, "message": message], status: status)
+        var response = try JSON.response(["error": code, "message": message], status: status)
+        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        return response
     }
 }
 

@@ -19,7 +19,10 @@ struct SessionsController: Sendable {
             try await lookup(code: context.parameters.get("code")?.removingPercentEncoding ?? "", context)
         }
         router.get("/v1/sessions/lookup") { request, context in
-            try await lookup(code: request.uri.queryParameters.get("joinCode") ?? "", context)
+            guard let code = request.uri.queryParameters.get("joinCode") else {
+                throw BoxError.badRequest("Give the game's code as ?joinCode=")
+            }
+            return try await lookup(code: code, context)
         }
         router.post("/v1/sessions/:sessionId/join") { request, context in try await join(request, context) }
         router.post("/v1/sessions/:sessionId/tv") { request, context in try await joinAsTv(request, context) }
@@ -55,12 +58,11 @@ struct SessionsController: Sendable {
 
     private func create(_ request: Request, _ context: BoxRequestContext) async throws -> Response {
         if !context.isFromTheBox {
-            guard creates.allow(context.callerAddress, now: ServerClock.now()) else { throw BoxError.rateLimited }
+            if let wait = creates.wait(for: context.callerAddress, now: ServerClock.now()) {
+                throw BoxError.rateLimited("Too many new games from this device; wait \(wait) s", retryAfter: wait)
+            }
             guard await hub.liveCount < Self.liveLimit else {
-                throw BoxError(
-                    status: 429, code: "RATE_LIMITED",
-                    message: "The box holds as many games as it can; try again later",
-                    retryable: true)
+                throw BoxError.rateLimited("The box holds as many games as it can; try again later", retryAfter: 60)
             }
         }
         let body = try await request.decodeBody(CreateRequest.self, context: context)
@@ -96,7 +98,9 @@ struct SessionsController: Sendable {
     private func lookup(code raw: String, _ context: BoxRequestContext) async throws -> Response {
         let now = ServerClock.now()
         let caller = context.callerAddress
-        guard !throttle.isBlocked(caller, now: now) else { throw BoxError.rateLimited }
+        if let wait = throttle.wait(for: caller, now: now) {
+            throw BoxError.rateLimited("Too many wrong codes; wait a minute", retryAfter: wait)
+        }
         guard let code = JoinCode.normalize(raw), let room = await hub.room(code: code) else {
             throttle.recordMiss(caller, now: now)
             throw BoxError.sessionNotFound

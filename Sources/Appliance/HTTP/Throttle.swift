@@ -18,10 +18,13 @@ final class MissThrottle: Sendable {
         self.windowMs = windowMs
     }
 
-    func isBlocked(_ caller: String, now: Int64) -> Bool {
+    /// nil when `caller` may look a code up; otherwise the whole seconds until its window ends.
+    func wait(for caller: String, now: Int64) -> Int? {
         windows.withLock { windows in
-            guard let window = windows[caller], now - window.start < windowMs else { return false }
-            return window.misses >= limit
+            guard let window = windows[caller], now - window.start < windowMs, window.misses >= limit else {
+                return nil
+            }
+            return Int((window.start + windowMs - now + 999) / 1000)
         }
     }
 
@@ -38,7 +41,8 @@ final class MissThrottle: Sendable {
     }
 }
 
-/// Sessions created per caller: a few at once, then one a minute. Each is a row, a log and a room
+/// Sessions created per caller: ten at once (a family trying settings, a client's test run), then
+/// two a minute. Each is a row, a log and a room
 /// for as long as it lives, and is kept for days after it ends: a guest on the venue's network
 /// could otherwise create thousands a minute and fill the box's disk. The box itself (loopback:
 /// its kiosk, console, load generator) is not counted.
@@ -47,19 +51,21 @@ final class CreateThrottle: Sendable {
     let burst: Double
     let perMinute: Double
 
-    init(burst: Double = 5, perMinute: Double = 1) {
+    init(burst: Double = 10, perMinute: Double = 2) {
         self.burst = burst
         self.perMinute = perMinute
     }
 
-    func allow(_ caller: String, now: Int64) -> Bool {
+    /// nil when `caller` may create a session now (and it is counted); otherwise the whole seconds
+    /// until it may.
+    func wait(for caller: String, now: Int64) -> Int? {
         let caller = Self.network(of: caller)
         return buckets.withLock { buckets in
             // Callers that have been quiet long enough to be full again are forgotten.
             if buckets.count > 10_000 { buckets = buckets.filter { !$0.value.isFull(now: now) } }
             var bucket = buckets[caller] ?? MessageBudget(rate: perMinute / 60, burst: burst, now: now)
             defer { buckets[caller] = bucket }
-            return bucket.spend(now: now)
+            return bucket.spend(now: now) ? nil : bucket.secondsUntilNext()
         }
     }
 
@@ -92,6 +98,9 @@ struct MessageBudget {
 
     /// Whether it would be back to its whole burst by `now`.
     func isFull(now: Int64) -> Bool { tokens + Double(max(0, now - last)) / 1000 * rate >= burst }
+
+    /// Whole seconds until one more can be spent, as of the last spend.
+    func secondsUntilNext() -> Int { tokens >= 1 ? 0 : Int(((1 - tokens) / rate - 1e-6).rounded(.up)) }
 
     mutating func spend(now: Int64) -> Bool {
         tokens = min(burst, tokens + Double(max(0, now - last)) / 1000 * rate)

@@ -54,6 +54,8 @@ struct BoxError: Error, Sendable, Equatable {
     var code: String
     var message: String
     var retryable = false
+    /// For a 429: the seconds after which the same call can succeed (the `Retry-After` header).
+    var retryAfterSeconds: Int?
 
     static func badRequest(_ message: String) -> BoxError {
         BoxError(status: 400, code: "BAD_REQUEST", message: message)
@@ -63,8 +65,11 @@ struct BoxError: Error, Sendable, Equatable {
     static let invalidJoinToken = BoxError(
         status: 403, code: "INVALID_JOIN_TOKEN", message: "The join link or code does not match this session")
     static let unauthorized = BoxError(status: 401, code: "UNAUTHORIZED", message: "A valid token is needed")
-    static let rateLimited = BoxError(
-        status: 429, code: "RATE_LIMITED", message: "Too many tries; wait a minute", retryable: true)
+    static func rateLimited(_ message: String, retryAfter seconds: Int) -> BoxError {
+        var error = BoxError(status: 429, code: "RATE_LIMITED", message: message, retryable: true)
+        error.retryAfterSeconds = max(1, seconds)
+        return error
+    }
     static func storage(_ message: String) -> BoxError {
         BoxError(
             status: 503, code: "STORAGE_UNAVAILABLE", message: "The box could not save this: \(message)",
