@@ -48,7 +48,9 @@ struct AnswerMatchingTests {
         #expect(!AnswerKey.destination(Self.gothenburg).accepts(answer))
     }
 
-    @Test("the country is never the place, even when a name loses a stopword (Mexico City → mexico), unless it is the place")
+    @Test(
+        "the country is never the place, even when a name loses a stopword (Mexico City → mexico), unless it is the place"
+    )
     func countryIsNotThePlace() {
         let mexicoCity = Destination(
             id: "mexico-city", name: "Mexico City", aliases: ["Ciudad de México", "CDMX"], country: "Mexiko",

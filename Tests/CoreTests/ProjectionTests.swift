@@ -1,5 +1,5 @@
-import Foundation
 import Core
+import Foundation
 import Testing
 
 /// What a page needs to redraw any screen from one snapshot (after a reload): the reveal line and the

@@ -130,7 +130,8 @@ public enum PackValidator {
     private static func commonestAnswerPlace(_ pack: Pack) -> (place: Int, count: Int, total: Int)? {
         var places: [Int: Int] = [:]
         for followup in pack.destinations.flatMap(\.followups) {
-            guard let options = followup.options, let place = options.firstIndex(where: AnswerKey.followup(followup).accepts)
+            guard let options = followup.options,
+                let place = options.firstIndex(where: AnswerKey.followup(followup).accepts)
             else { continue }
             places[place, default: 0] += 1
         }
