@@ -196,7 +196,7 @@ struct BrakeTests {
         #expect(table.game.players[2].points == 2)
     }
 
-    @Test("no answer before the deadline: the brake is released and the same level goes on")
+    @Test("no answer before the deadline: the brake is released, the same level goes on, its owner pulls again only at the next clue")
     func timeout() throws {
         var table = try clueTable()
         try table.player(0, .brakePull())
@@ -207,7 +207,16 @@ struct BrakeTests {
         #expect(table.game.round?.levelPoints == 10)
         #expect(table.game.brake == nil)
         #expect(table.game.round?.locks.isEmpty == true)
-        // The owner may pull again later (they have not locked an answer).
+        // Not on this clue: one player could otherwise hold it in 15-second blocks. Others may.
+        table.advance(2_000)
+        #expect(
+            try table.player(0, .brakePull()).events(for: .player, participant: "p1") == [
+                .brakeRejected(BrakeRejected(reason: .notAllowed))
+            ])
+        try table.player(1, .brakePull())
+        #expect(table.game.brake?.ownerId == "p2")
+        // At the next clue the owner of the lapsed brake may pull again (they locked no answer).
+        try table.host(.nextClue)
         table.advance(2_000)
         try table.player(0, .brakePull())
         #expect(table.game.brake?.ownerId == "p1")

@@ -40,6 +40,7 @@ extension Game {
         case .clueLevel:
             if pausedSince != nil { return .alreadyPaused }
             if round?.hasLocked(player) == true { return .alreadyAnswered }
+            if round?.lapsedBrakes.contains(player) == true { return .notAllowed }
             return nil
         case .pausedForBrake:
             return .alreadyPaused

@@ -41,6 +41,7 @@ extension Game {
         leavePhase()
         phase = .clueLevel
         round?.levelIndex = levelIndex
+        round?.lapsedBrakes = []
         let clue = destination.clues[levelIndex]
         out.everyone(
             .cluePresent(

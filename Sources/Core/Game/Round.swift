@@ -9,6 +9,9 @@ public struct RoundState: Codable, Sendable, Equatable {
     public internal(set) var levelIndex: Int?
     public internal(set) var revealed = false
     public internal(set) var locks: [LockedAnswer] = []
+    /// Players whose brake on this clue ran out unanswered: they may not pull again until the next
+    /// clue, so one player cannot hold a clue in brake-length blocks.
+    var lapsedBrakes: Set<ParticipantID> = []
     public internal(set) var results: [DestinationResult]?
     public internal(set) var followup: FollowupState?
 
