@@ -196,7 +196,9 @@ struct BrakeTests {
         #expect(table.game.players[2].points == 2)
     }
 
-    @Test("no answer before the deadline: the brake is released, the same level goes on, its owner pulls again only at the next clue")
+    @Test(
+        "no answer before the deadline: the brake is released, the same level goes on, its owner pulls again only at the next clue"
+    )
     func timeout() throws {
         var table = try clueTable()
         try table.player(0, .brakePull())
