@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 
@@ -187,6 +188,18 @@ struct PackCommandTests {
         #expect(try await Self.run(["pack", "render-voice", folder.path]).output.contains("1 rendered, 8 kept"))
         #expect(
             try await Self.run(["pack", "render-voice", "--force", folder.path]).output.contains("9 rendered, 0 kept"))
+
+        // The intro is heard whole before the 10-point clue's line, in either language.
+        for language in Language.allCases {
+            let spoken = folder.appendingPathComponent("intro-\(language.rawValue)")
+            _ = try Voice(program: "espeak-ng", language: language).render(
+                [VoiceScript.Line(clip: AudioClip.intro, text: VoiceScript.introText(language))], into: spoken,
+                force: true)
+            let length = try #require(
+                WAVDuration.milliseconds(ofFileAt: spoken.appendingPathComponent("intro.wav").path))
+            #expect(
+                length < Int64(Settings(packId: "p", language: language).introMs) - 200, "\(language): \(length) ms")
+        }
 
         let broken = try await Self.run(["pack", "render-voice", "--espeak", "no-such-espeak", "--force", folder.path])
         #expect(broken.status != 0)
