@@ -124,6 +124,32 @@ struct KioskTests {
         try await tv.expectSnapshot(timeout: .seconds(10)) { $0.phase != .lobby }
     }
 
+    @Test("a game everyone walked away from is given up after the away time, and a fresh lobby opens")
+    func abandonedGame() async throws {
+        let box = try BoxProcess(arguments: [
+            "--kiosk", "--kiosk-lobby-seconds", "1", "--kiosk-away-seconds", "10", "--kiosk-settings",
+            #"{"destinationsCount":3,"followupsPerDestination":1,"followupSeconds":60,"introMs":10000}"#,
+        ])
+        try await box.start()
+        defer { box.terminate() }
+        let http = HTTP(base: box.baseURL)
+        let first = try await http.get("/v1/kiosk")
+        let guest = try await http.post(
+            "/v1/sessions/\(first.string("sessionId"))/join", ["name": "Ada", "joinCode": first.string("joinCode")])
+        let socket = TestSocket(url: box.webSocketURL, token: guest.string("playerAuthToken"))
+        try await socket.expectSnapshot(timeout: .seconds(10)) { $0.phase != .lobby }
+        socket.close()
+        // Three destinations at the default pace are minutes of play; the kiosk lets go in about ten seconds.
+        let started = ContinuousClock.now
+        let next = try #require(
+            try await Self.kioskSession(after: first, http: http, within: .seconds(30)), "the kiosk played on")
+        #expect(ContinuousClock.now - started >= .seconds(9))
+        #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
+        let ended = TestSocket(url: box.webSocketURL, token: guest.string("playerAuthToken"))
+        let reason = try await ended.expect("SESSION_ENDED").payloadObject["reason"] as? String
+        #expect(reason == "expired")
+    }
+
     @Test("an empty lobby after a long log starts over in a fresh session")
     func renewal() async throws {
         let box = try BoxProcess(arguments: [

@@ -13,7 +13,8 @@ struct KioskOptions: Sendable {
     /// How long the final standings stay up after the finale before the lobby opens again.
     var endSeconds = 20
     /// How long a player may be away, in the lobby or at the end of a game, before the box lets go
-    /// of their seat (a phone that slept for a while is back long before).
+    /// of their seat (a phone that slept for a while is back long before); and how long a game
+    /// under way plays on with no player connected before the kiosk gives it up.
     var awaySeconds = 60
     /// An empty lobby whose session's log is this long starts over in a fresh session (about a
     /// few games): the log, replayed at every start of the box, stays the length of one group's
@@ -33,7 +34,9 @@ struct KioskSeat: Codable, Sendable {
 /// a player is connected, autoAdvance plays it as a host would, and after the finale the lobby
 /// opens again with the same players. Players who walked away (not connected for `awaySeconds`)
 /// are let go in the lobby and before it opens again, so that the guests of an evening do not fill
-/// the session. A session that ended (idle, or ended from outside) is replaced by a fresh one.
+/// the session. A game that everyone walked away from is ended after `awaySeconds`, so that the
+/// screen shows a new game's QR code instead of playing on to nobody. A session that ended (idle,
+/// abandoned, or ended from outside) is replaced by a fresh one.
 actor KioskDirector: Service {
     private let hub: SessionHub
     private let environment: RoomEnvironment
@@ -43,6 +46,8 @@ actor KioskDirector: Service {
     private(set) var seat: KioskSeat?
     private var lobbyReadySince: Int64?
     private var endedSince: Int64?
+    /// Since when the game under way has had no player connected.
+    private var emptySince: Int64?
     /// The step under way: the loop's and a screen's `currentSeat` take turns, so that two of them
     /// never open two sessions (each waits for the other's `await`s otherwise).
     private var stepping: Task<Void, Never>?
@@ -92,6 +97,7 @@ actor KioskDirector: Service {
             return
         }
         var summary = await room.summary(now: now)
+        if summary.phase == .lobby || summary.connectedPlayerCount > 0 { emptySince = nil }
         switch summary.phase {
         case .lobby:
             endedSince = nil
@@ -141,6 +147,18 @@ actor KioskDirector: Service {
             .scoreboard, .finalResults:
             lobbyReadySince = nil
             endedSince = nil
+            guard summary.connectedPlayerCount == 0 else { return }
+            let since = emptySince ?? now
+            emptySince = since
+            if now - since >= Int64(options.awaySeconds) * 1000 {
+                emptySince = nil
+                do {
+                    try await room.end(reason: "expired", by: .box, now: now)
+                    logger.info("kiosk game given up: nobody left playing")
+                } catch {
+                    logger.warning("kiosk game not given up", metadata: ["error": "\(error.message)"])
+                }
+            }
         }
     }
 
@@ -155,6 +173,7 @@ actor KioskDirector: Service {
             seat = next
             lobbyReadySince = nil
             endedSince = nil
+            emptySince = nil
             save(next)
             logger.info("kiosk session opened", metadata: ["session.id": "\(next.sessionId)"])
         } catch {
