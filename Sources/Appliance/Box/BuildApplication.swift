@@ -6,6 +6,11 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
+/// Why the box could not start, in words for whoever started it (`tripto serve` exits with it).
+struct CannotStart: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// The box, put together: the one composition root that `tripto serve` and the tests both use.
 struct Box: Sendable {
     let configuration: BoxConfiguration
@@ -16,15 +21,30 @@ struct Box: Sendable {
     let kiosk: KioskDirector?
     /// The open WebSockets, which the box closes when it stops.
     let sockets = OpenSockets()
+    /// Held while the box runs: no second box works on the same sessions.
+    let dataFolder: DataFolder
 
     init(configuration: BoxConfiguration, logger: Logger) async throws {
         self.configuration = configuration
-        let database = try BoxDatabase.open(path: configuration.databasePath)
+        dataFolder = try DataFolder(configuration.dataDirectory)
+        let database: BoxDatabase
+        do {
+            database = try BoxDatabase.open(path: configuration.databasePath)
+        } catch {
+            throw CannotStart(description: "cannot open the database \(configuration.databasePath): \(error)")
+        }
         let packs = PackLibrary(
             directory: configuration.packsDirectory, preferredDefault: configuration.defaultPackId, logger: logger)
         if packs.summaries.isEmpty {
             logger.warning(
                 "no packs found: sessions cannot be created", metadata: ["packs": "\(configuration.packsDirectory)"])
+        }
+        if let wanted = configuration.defaultPackId, packs.defaultPackId != wanted {
+            let there = packs.summaries.map(\.packId).joined(separator: ", ")
+            throw CannotStart(
+                description:
+                    "--default-pack \(wanted): no valid pack of that id in \(configuration.packsDirectory) (there: \(there.isEmpty ? "none" : there))"
+            )
         }
         guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
         web = try WebPages(directory: webDirectory)
@@ -52,6 +72,13 @@ struct Box: Sendable {
             keepEndedDays: configuration.keepEndedDays)
         try await hub.restore(now: ServerClock.now())
         if let options = configuration.kiosk {
+            var request = options.settings
+            request.autoAdvance = true
+            do {
+                _ = try environment.settings(from: request)
+            } catch {
+                throw CannotStart(description: "--kiosk-settings: \(error.message)")
+            }
             kiosk = KioskDirector(
                 hub: hub, environment: environment, options: options, dataDirectory: configuration.dataDirectory)
         } else {

@@ -3,6 +3,7 @@ import CStartup
 import Core
 import Foundation
 import Logging
+import NIOCore
 import QR
 
 struct ServeCommand: AsyncParsableCommand {
@@ -71,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("kiosk-settings"),
-        help: "Settings of the kiosk's sessions, as in POST /v1/sessions (JSON; autoAdvance is always on).")
+        help: "With --kiosk: the settings of its sessions, as in POST /v1/sessions (JSON; autoAdvance is always on).")
     var kioskSettings = #"{"destinationsCount":3}"#
 
     @Option(
@@ -195,15 +196,23 @@ struct ServeCommand: AsyncParsableCommand {
         let box = try await Box(configuration: configuration, logger: logger)
         let printQR = configuration.printQRCode
         let isKiosk = configuration.kiosk != nil
-        try await box.run { port in
-            let url = box.address.baseURL
-            var banner = "Tripto box is ready: \(url)\nlistening on port \(port)\n"
-            if isKiosk { banner += "kiosk: show http://127.0.0.1:\(port)/tv?kiosk on the box's own screen\n" }
-            if printQR, let code = try? QRCode(url + "/") {
-                banner += "\nScan to open it on a phone on the same network:\n\(code.terminalText())\n"
+        do {
+            try await box.run { port in
+                let url = box.address.baseURL
+                var banner = "Tripto box is ready: \(url)\nlistening on port \(port)\n"
+                if isKiosk { banner += "kiosk: show http://127.0.0.1:\(port)/tv?kiosk on the box's own screen\n" }
+                if printQR, let code = try? QRCode(url + "/") {
+                    banner += "\nScan to open it on a phone on the same network:\n\(code.terminalText())\n"
+                }
+                print(banner)
+                fflush(nil)
             }
-            print(banner)
-            fflush(nil)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CannotStart(
+                description: """
+                    port \(configuration.port) is already in use on \(configuration.host) (another tripto, or \
+                    another server): stop it, or choose another --port
+                    """)
         }
     }
 }
