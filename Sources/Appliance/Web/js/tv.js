@@ -183,8 +183,59 @@ function playClip(play) {
   later(play.startAtServerMs, () => voice.play().catch(() => toast(t("tv.soundBlocked"))));
 }
 
+/**
+ * The sizes a list of players may take, tried in this order until the screen holds the whole list:
+ * the largest text first, in as few columns as it needs; then the same with the screen's headings,
+ * clue and QR code made smaller ("compact"). 2.2vh is the smallest text read from the sofa; only a
+ * crowd that does not fit even so goes smaller, down to 1.5vh (on the lobby, about 30 players and up).
+ */
+const READABLE = [3.4, 3, 2.6, 2.2].flatMap((size) => [1, 2, 3, 4, 5].map((cols) => [size, cols]));
+const CROWDED = [2, 1.8, 1.65, 1.5].flatMap((size) => [5, 6].map((cols) => [size, cols]));
+const FITS = [
+  ...READABLE.map((f) => [false, ...f]),
+  ...READABLE.map((f) => [true, ...f]),
+  ...CROWDED.map((f) => [true, ...f]),
+];
+
+/** Marks a list of players to be laid out by fitLists. */
+function fit(el) {
+  el?.classList.add("fit");
+  return el;
+}
+
+/** Gives the screen's lists of players (class "fit") the first size of FITS with which nothing overflows. */
+function fitLists(screen, lists) {
+  for (const [compact, size, cols] of FITS) {
+    screen.classList.toggle("compact", compact);
+    for (const list of lists) {
+      const columns = Math.max(1, Math.min(cols, list.children.length));
+      list.style.setProperty("--size", `${size}vh`);
+      list.style.setProperty("--cols", columns);
+      list.style.setProperty("--rows", Math.ceil(list.children.length / columns));
+    }
+    if (screen.scrollHeight <= screen.clientHeight && screen.scrollWidth <= screen.clientWidth) return;
+  }
+}
+
+// What the lists were last fitted to: a screen, its lists, the screen's size and what else is on it.
+let fitted = "";
+function fitWhenChanged() {
+  const screen = main.firstElementChild;
+  const lists = [...main.querySelectorAll(".fit")];
+  if (!screen || !lists.length) return;
+  const signature = [stage.key, innerWidth, innerHeight, screen.querySelectorAll("*").length, ...lists.map((l) => l.textContent)].join("\n");
+  if (signature === fitted) return;
+  fitted = signature;
+  fitLists(screen, lists);
+}
+
 function render() {
   renderHead();
+  show();
+  fitWhenChanged();
+}
+
+function show() {
   const round = snap.round?.index ?? 0;
   switch (snap.phase) {
     case "LOBBY":
@@ -242,6 +293,7 @@ function renderHead() {
 
 function lobbyScreen() {
   const list = h("div");
+  let players = "";
   const count = h("h2");
   const hostNote = h("p", { class: "dim" });
   return {
@@ -267,7 +319,12 @@ function lobbyScreen() {
     ),
     update() {
       count.textContent = t("lobby.players", { n: snap.players.length });
-      fill(list, snap.players.length ? peopleList(snap.players) : h("p", { class: "dim" }, t("tv.noPlayers")));
+      // Only when someone came, went or lost their line: the list keeps the size it was fitted to.
+      const next = JSON.stringify(snap.players);
+      if (next !== players) {
+        players = next;
+        fill(list, snap.players.length ? fit(peopleList(snap.players)) : h("p", { class: "dim" }, t("tv.noPlayers")));
+      }
       // A kiosk (autoAdvance, no host) starts the game by itself once players have joined.
       hostNote.textContent = snap.hasHost
         ? t("tv.waitingHost")
@@ -291,7 +348,7 @@ function introScreen() {
 function clueScreen() {
   const banner = h("div", { "aria-live": "assertive" });
   const left = followedTimer((x) => secondsLeftOf(x, link.clock), "span");
-  const markers = h("div", { class: "markers", "aria-label": t("tv.locked") });
+  const markers = h("div", { class: "markers fit", "aria-label": t("tv.locked") });
   return {
     el: h(
       "section",
@@ -325,7 +382,12 @@ function clueScreen() {
         markers,
         snap.lockedAnswers.length
           ? snap.lockedAnswers.map((a) =>
-              h("span", { class: "pill locked" }, `${nameOf(snap, a.playerId)} · ${t("game.points", { n: a.lockedAtLevelPoints })}`),
+              h(
+                "span",
+                { class: "pill locked" },
+                h("span", { class: "name" }, nameOf(snap, a.playerId)),
+                ` · ${t("game.points", { n: a.lockedAtLevelPoints })}`,
+              ),
             )
           : h("span", { class: "dim" }, t("tv.noneLocked")),
       );
@@ -343,7 +405,7 @@ function revealScreen() {
     h("h1", { id: "destination" }, d?.name ?? ""),
     h("h2", { class: "dim" }, d?.country ?? ""),
     h("p", { class: "clue-text" }, d?.revealText ?? ""),
-    resultsList(snap, results, { empty: t("tv.nobodyAnswered") }),
+    fit(resultsList(snap, results, { empty: t("tv.nobodyAnswered") })),
   );
 }
 
@@ -359,7 +421,7 @@ function followupScreen() {
   if (f.results) {
     body.push(
       h("h2", {}, t("followup.correct"), " ", h("span", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
-      resultsList(snap, f.results),
+      fit(resultsList(snap, f.results)),
     );
   } else if (f.isOpen) {
     body.push(timer.el, answered);
@@ -367,7 +429,7 @@ function followupScreen() {
     body.push(h("h2", { class: "dim" }, t("followup.closed")), answered);
   }
   return {
-    el: h("section", { class: "tv-body" }, body),
+    el: h("section", { class: f.results ? "tv-body followup-results" : "tv-body" }, body),
     update() {
       timer.set(snap.followup?.timer);
       answered.textContent = t("tv.answered", { n: snap.followup?.answeredCount ?? 0, total: snap.players.length });
@@ -380,7 +442,7 @@ function scoreScreen() {
     "section",
     { class: "tv-body" },
     h("h1", {}, t("score.title")),
-    standingsList(snap.scoreboard, { label: t("score.title") }),
+    fit(standingsList(snap.scoreboard, { label: t("score.title") })),
   );
 }
 
@@ -398,7 +460,7 @@ function finalScreen() {
         h("p", { class: "drum", "aria-hidden": "true" }, "● ● ●"),
       );
     case "winner": {
-      // Shared places share their number (two players on 0 points are both #2).
+      // Shared places share their number (two players on 0 points are both #2) and their step.
       const top = ranked(results?.standingsFull ?? []).slice(0, 3);
       const order = [top[1], top[0], top[2]];
       return h(
@@ -410,11 +472,11 @@ function finalScreen() {
         h(
           "div",
           { class: "podium" },
-          order.map((s, i) =>
+          order.map((s) =>
             s
               ? h(
                   "div",
-                  { class: `step p${[2, 1, 3][i]}` },
+                  { class: `step p${s.rank}` },
                   h("p", { class: "pts" }, `#${s.rank}`),
                   h("p", { class: "name" }, s.name),
                   h("p", { class: "pts" }, t("game.points", { n: s.points })),
@@ -429,7 +491,7 @@ function finalScreen() {
         "section",
         { class: "tv-body finale" },
         h("h1", {}, t("final.standings")),
-        standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") }),
+        fit(standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") })),
         h("h1", { id: "thanks" }, t("final.thanks")),
       );
   }
