@@ -87,8 +87,53 @@ function send(type, payload = {}) {
   if (!link.send(type, payload)) toast(t("conn.notSent"));
 }
 
-function control(id, label, type, { kind = "", enabled = true, payload } = {}) {
-  return h("button", { class: `${kind} block`, id, disabled: !enabled, onclick: () => send(type, payload) }, label);
+/**
+ * How long a control that moves the game on ignores taps after its screen appeared and after the
+ * last such tap: the screen that follows puts its own button in the same place, and a double tap
+ * would otherwise land on it and skip a clue or a followup's results.
+ */
+const SETTLE_MS = 650;
+// The step of the game the host's screen shows (phase, clue, followup), and since when.
+let step = "";
+let stepSince = 0;
+let lastMove = 0;
+
+function settlingFor() {
+  return SETTLE_MS - (performance.now() - Math.max(stepSince, lastMove));
+}
+
+/** Disabled while the game settles (see SETTLE_MS), without looking disabled: it comes back by itself. */
+function settle(button, enabled) {
+  const wait = settlingFor();
+  if (!enabled || wait <= 0) return;
+  button.disabled = true;
+  button.classList.add("settling");
+  setTimeout(() => {
+    button.disabled = false;
+    button.classList.remove("settling");
+  }, wait);
+}
+
+function control(id, label, type, { kind = "", enabled = true, payload, moves = true } = {}) {
+  const button = h(
+    "button",
+    {
+      class: `${kind} block`,
+      id,
+      disabled: !enabled,
+      onclick: () => {
+        if (moves) {
+          if (settlingFor() > 0) return;
+          lastMove = performance.now();
+          settle(button, true);
+        }
+        send(type, payload);
+      },
+    },
+    label,
+  );
+  if (moves) settle(button, enabled);
+  return button;
 }
 
 // MARK: the panel under every screen: players, music, pause, end
@@ -150,8 +195,8 @@ function renderPanel() {
         { class: "controls" },
         inGame
           ? snap.paused
-            ? control("resume", t("host.resume"), "HOST_RESUME", { kind: "success" })
-            : control("pause", t("host.pause"), "HOST_PAUSE")
+            ? control("resume", t("host.resume"), "HOST_RESUME", { kind: "success", moves: false })
+            : control("pause", t("host.pause"), "HOST_PAUSE", { moves: false })
           : null,
         h(
           "button",
@@ -180,6 +225,11 @@ function render() {
   renderPanel();
   const round = snap.round?.index ?? 0;
   const f = snap.followup;
+  const nextStep = JSON.stringify([snap.phase, round, snap.clue?.levelIndex, f?.index, f?.isOpen, !!f?.results]);
+  if (nextStep !== step) {
+    step = nextStep;
+    stepSince = performance.now();
+  }
   const key = {
     LOBBY: "lobby",
     PREPARING_ROUND: "lobby",
