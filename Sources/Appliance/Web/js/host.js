@@ -425,7 +425,7 @@ function followupScreen() {
       h("h1", { id: "question" }, f.questionText),
       f.options?.length ? h("p", { class: "dim" }, f.options.join(" · ")) : null,
       h("p", {}, t("followup.correct"), " ", h("strong", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
-      f.isOpen ? timer.el : h("p", { class: "dim" }, t("followup.closed")),
+      f.isOpen ? timer.el : f.results ? null : h("p", { class: "dim" }, t("followup.closed")),
       h("div", { class: "card stack" }, counter, answers),
       control("next", f.isOpen ? t("host.closeFollowup") : f.index < f.total ? t("host.nextFollowup") : t("host.toScoreboard"), "HOST_NEXT", {
         kind: "primary",
@@ -448,15 +448,22 @@ function followupScreen() {
           return h(
             "li",
             {},
-            h("span", { class: a?.answerText ? "ok" : "dim" }, a?.answerText ? "✓" : "…"),
+            answerMark(f, a),
             h("span", { class: "name" }, p.name),
-            h("span", { class: "dim" }, a?.answerText ?? t("host.noAnswerYet")),
+            h("span", { class: "dim" }, a?.answerText ?? t(f.isOpen ? "host.noAnswerYet" : "host.noAnswer")),
             a && "pointsAwarded" in a ? h("span", { class: "points" }, `+${a.pointsAwarded}`) : null,
           );
         }),
       );
     },
   };
+}
+
+/** Before the results a mark says only who answered; after them, as on the TV, who was right. */
+function answerMark(f, a) {
+  if (!a?.answerText) return h("span", { class: "dim", "aria-label": t("host.noAnswer") }, "–");
+  if (!f.results) return h("span", { class: "dim", "aria-label": t("host.answered") }, "●");
+  return h("span", { class: a.isCorrect ? "ok" : "bad", "aria-label": t(a.isCorrect ? "common.right" : "common.wrong") }, a.isCorrect ? "✓" : "✗");
 }
 
 function scoreScreen() {
