@@ -180,7 +180,14 @@ function later(startAtServerMs, cue) {
 
 function playClip(play) {
   voice.src = play.url;
-  later(play.startAtServerMs, () => voice.play().catch(() => toast(t("tv.soundBlocked"))));
+  later(play.startAtServerMs, () =>
+    voice.play().catch((e) => {
+      // Only a refused autoplay is the viewer's to fix; a clip the box does not have (a pack's
+      // lines not rendered on this box) is just not heard.
+      if (e.name === "NotAllowedError") toast(t("tv.soundBlocked"));
+      else console.info("Clip not played:", play.url, e.name);
+    }),
+  );
 }
 
 /**
