@@ -8,7 +8,8 @@ let packs = [];
 
 mountLanguagePicker(() => render(current));
 
-let current = { screen: "start" };
+// "/?join" (where an ended game sends its players) opens on the code entry.
+let current = { screen: new URLSearchParams(location.search).has("join") ? "join" : "start" };
 /**
  * To another screen. The button that was pressed is gone with the old one, so keyboard and
  * screen-reader users are taken to the new screen's heading (a screen with a field to fill then
@@ -40,23 +41,43 @@ function render(state) {
 }
 
 function startScreen() {
-  const resume = [];
+  const resume = h("div", { class: "stack" });
   for (const [role, path] of [["player", null], ["host", "/host"], ["tv", "/tv"]]) {
     const seat = seats.get(role);
     if (!seat) continue;
     const href = path ?? `/join/${encodeURIComponent(seat.sessionId)}`;
-    resume.push(h("a", { class: "button secondary block", href }, t(`resume.${role}`, { code: seat.joinCode ?? "" })));
+    const offer = h("a", { class: "button secondary block", href }, t(`resume.${role}`, { code: seat.joinCode ?? "" }));
+    resume.append(offer);
+    stillOn(seat).then((on) => {
+      if (on) return;
+      seats.clear(role);
+      offer.remove();
+    });
   }
   return h(
     "section",
     { class: "stack", "aria-labelledby": "title" },
     h("h1", { id: "title", class: "title-big brand" }, "TRIPTO"),
     h("p", { class: "subtitle" }, t("launch.subtitle")),
-    h("div", { class: "stack" }, resume),
+    resume,
     h("button", { class: "primary block", id: "create", onclick: () => go({ screen: "create" }) }, t("launch.create")),
     h("button", { class: "secondary block", id: "join", onclick: () => go({ screen: "join" }) }, t("launch.join")),
     h("p", { class: "help center" }, t("launch.help")),
   );
+}
+
+/**
+ * Whether a seat's game is still on: the box answers 404 for the code of a game that ended (its
+ * code is free again, perhaps already another game's). A box out of reach keeps the offer.
+ */
+async function stillOn(seat) {
+  if (!seat.joinCode) return true;
+  try {
+    const found = await api("GET", `/v1/sessions/by-code/${encodeURIComponent(seat.joinCode)}`);
+    return found.sessionId === seat.sessionId;
+  } catch (e) {
+    return e.status !== 404 && e.status !== 410;
+  }
 }
 
 function createScreen() {
@@ -67,17 +88,20 @@ function createScreen() {
     { id: "count", name: "count" },
     [1, 2, 3, 4, 5, 6, 8, 10].map((n) => h("option", { value: n, selected: n === 3 }, String(n))),
   );
-  const fillPacks = () =>
+  const fillPacks = () => {
+    // The first pack in the page's language: with two of them, the last one marked would win.
+    const first = packs.find((p) => p.language === t("lang"));
     fill(
       packSelect,
       packs.map((p) =>
         h(
           "option",
-          { value: p.packId, selected: p.language === t("lang") && !packSelect.dataset.touched },
+          { value: p.packId, selected: p === first && !packSelect.dataset.touched },
           `${p.title} (${p.language.toUpperCase()}, ${t("create.destinations", { n: p.destinations })})`,
         ),
       ),
     );
+  };
   packSelect.addEventListener("change", () => (packSelect.dataset.touched = "1"));
   if (packs.length) fillPacks();
   else
