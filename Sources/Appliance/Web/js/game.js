@@ -141,23 +141,36 @@ export function showConnection(status, { retry, leave } = {}) {
   );
 }
 
+/** Where each role goes from the ended screen: a player to the code entry, the TV to a new game on this TV. */
+const AFTER_THE_END = {
+  player: ["/?join", "ended.another"],
+  host: ["/", "ended.home"],
+  tv: ["/tv", "ended.newOnTv"],
+};
+
 /**
  * The screen after the seat is gone, by the socket's close code: 1000 the session ended, 4003 this
  * seat was taken away (kicked, left, replaced), anything else a token the box does not know.
- * `rejoin`, where given, offers a new seat in the same game.
+ * `rejoin`, where given, offers a new seat in the same game. A host or TV seat is taken away only
+ * when another host or TV took it over (a host after 60 s away), so they are told so.
  */
-export function endedScreen(closeCode, reason, { rejoin } = {}) {
+export function endedScreen(closeCode, reason, { rejoin, role = "player" } = {}) {
   overlay("connection", null);
-  const kind = closeCode === 1000 ? "ended" : closeCode === 4003 ? "removed" : "unknown";
-  const title = { ended: t("ended.title"), removed: t("ended.removed"), unknown: t("ended.unknown") }[kind];
-  const detail =
-    kind === "ended" ? t(`ended.reason.${reason}`, {}, t("ended.reason.other")) : kind === "removed" ? t("ended.removedHelp") : t("ended.unknownHelp");
+  const kind = closeCode === 1000 ? "ended" : closeCode === 4003 ? (role === "player" ? "removed" : "replaced") : "unknown";
+  const title = { ended: t("ended.title"), removed: t("ended.removed"), replaced: t(`ended.replaced.${role}`), unknown: t("ended.unknown") }[kind];
+  const detail = {
+    ended: t(`ended.reason.${reason}`, {}, t("ended.reason.other")),
+    removed: t("ended.removedHelp"),
+    replaced: t(`ended.replacedHelp.${role}`),
+    unknown: t("ended.unknownHelp"),
+  }[kind];
+  const [href, label] = AFTER_THE_END[role];
   return h(
     "section",
     { class: "stack center", id: "ended" },
     h("h1", {}, title),
     h("p", { class: "dim" }, detail),
     rejoin ? h("button", { class: "primary block", id: "rejoin", onclick: rejoin }, t("ended.rejoin")) : null,
-    h("a", { class: `button ${rejoin ? "" : "primary "}block`, href: "/", id: "join-another" }, t("ended.another")),
+    h("a", { class: `button ${rejoin ? "" : "primary "}block`, href, id: "join-another" }, t(label)),
   );
 }

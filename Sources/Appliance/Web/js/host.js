@@ -13,6 +13,8 @@ const seat = seats.get("host");
 let snap = null;
 let link = null;
 let gainDb = -8;
+// The packs' titles by id (GET /v1/packs), for the settings; null until they came.
+let packTitles = null;
 
 /** Music levels of the host view, as gains in dB (−60 is off). */
 const MUSIC_LEVELS = [
@@ -51,11 +53,21 @@ function start() {
       snap = null;
       seats.clear("host");
       fill(panel);
-      stage.show("ended", () => endedScreen(code, reason));
+      stage.show("ended", () => endedScreen(code, reason, { role: "host" }));
     },
   });
   runCountdowns(link.clock);
   setInterval(() => snap && render(), 1000);
+  api("GET", "/v1/packs")
+    .then((packs) => {
+      packTitles = new Map(packs.map((p) => [p.packId, p.title]));
+      // The lobby shows the settings: drawn again with the pack's title.
+      if (snap && stage.key === "lobby") {
+        stage.key = null;
+        render();
+      }
+    })
+    .catch(() => {});
 }
 
 function onmessage(message) {
@@ -310,7 +322,7 @@ function lobbyScreen() {
 function settingsList() {
   const s = snap.settings;
   return [
-    [t("create.pack"), s.packId],
+    [t("create.pack"), packTitles?.get(s.packId) ?? s.packId],
     [t("create.count"), s.destinationsCount],
     [t("host.followups"), s.followupsPerDestination],
     [t("host.followupSeconds"), `${s.followupSeconds} s`],

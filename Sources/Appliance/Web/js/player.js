@@ -53,7 +53,6 @@ function nameScreen() {
   const input = h("input", {
     type: "text",
     id: "name",
-    maxlength: 20,
     autocomplete: "nickname",
     enterkeyhint: "go",
     placeholder: t("name.placeholder"),
@@ -64,8 +63,12 @@ function nameScreen() {
   const error = h("p", { class: "error-text", role: "alert", id: "name-error" });
   const submit = h("button", { class: "primary block", id: "name-submit", type: "submit" }, t("name.join"));
   const sync = () => {
+    // The box counts a name's characters as people see them (a family emoji is one): so does the
+    // field, and it never cuts one in half (maxlength would count UTF-16 units).
+    const characters = graphemes(input.value);
+    if (characters.length > 20) input.value = characters.slice(0, 20).join("");
     const name = input.value.trim();
-    counter.textContent = `${[...name].length}/20`;
+    counter.textContent = `${graphemes(name).length}/20`;
     submit.disabled = name.length === 0;
   };
   input.addEventListener("input", sync);
@@ -93,7 +96,7 @@ function nameScreen() {
           history.replaceState(null, "", `/join/${encodeURIComponent(joined.sessionId)}`);
           connect();
         } catch (e) {
-          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen(1000));
+          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen(1000, undefined, { role: "player" }));
           error.textContent = errorMessage(e);
           submit.disabled = false;
           input.focus();
@@ -107,6 +110,12 @@ function nameScreen() {
     submit,
     error,
   );
+}
+
+/** The characters of a text as people see them (grapheme clusters), as the box counts a name. */
+function graphemes(text) {
+  if (!("Segmenter" in Intl)) return [...text];
+  return [...new Intl.Segmenter().segment(text)].map((s) => s.segment);
 }
 
 function connect() {
@@ -128,7 +137,7 @@ function connect() {
       const canRejoin = code !== 1000 && sessionId === pathSession && (params.get("t") || params.get("code"));
       if (canRejoin && code === 4001) return stage.show("name", nameScreen);
       const rejoin = canRejoin ? () => stage.show("name", nameScreen) : null;
-      stage.show("ended", () => endedScreen(code, reason, { rejoin }));
+      stage.show("ended", () => endedScreen(code, reason, { rejoin, role: "player" }));
     },
   });
   // Once per page: a player who takes a new seat connects again, with a new link.
@@ -197,6 +206,14 @@ function send(type, payload) {
 
 function render() {
   renderHeader();
+  const answering = stage.key?.startsWith("answer:");
+  show();
+  // The brake's time ran out, or the host moved on, before this player's answer was locked: the
+  // answer screen is gone, and with it what they typed, so they are told why.
+  if (answering && !stage.key?.startsWith("answer:") && !snap.you?.hasLockedAnswer) toast(t("answer.notLocked"));
+}
+
+function show() {
   const round = snap.round?.index ?? 0;
   switch (snap.phase) {
     case "LOBBY":

@@ -126,7 +126,7 @@ function connect() {
         return;
       }
       fill(head);
-      stage.show("ended", () => endedScreen(code, reason));
+      stage.show("ended", () => endedScreen(code, reason, { role: "tv" }));
     },
   });
   if (!ticking) {
