@@ -425,7 +425,7 @@ function revealScreen() {
 
 function followupScreen() {
   const f = snap.followup;
-  const answers = h("ul", { class: "people", id: "followup-answers" });
+  const answers = h("ul", { class: "people results", id: "followup-answers" });
   const counter = h("p", { class: "dim" });
   const timer = followedTimer((x) => countdown(x, link.clock));
   let signature = "";

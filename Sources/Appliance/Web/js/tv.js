@@ -474,7 +474,8 @@ function finalScreen() {
         "section",
         { class: "tv-body finale" },
         h("p", { class: "lead" }, results?.isTie ? t("final.tie") : t("final.winnerIs")),
-        h("p", { class: "winner", id: "winner" }, winnerText(snap)),
+        // A win shared by more than three: their names, smaller, leave room for the podium.
+        h("p", { class: (results?.tieWinners?.length ?? 0) > 3 ? "winner many" : "winner", id: "winner" }, winnerText(snap)),
         h("p", { class: "dim" }, t("game.points", { n: top[0]?.points ?? 0 })),
         h(
           "div",
