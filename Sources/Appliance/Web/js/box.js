@@ -76,8 +76,10 @@ export class ServerClock {
  * (up to 5 s), pings every 5 s to sync the clock, and treats 10 s of silence as a lost line (a
  * phone waking from sleep often has a dead socket that has not noticed yet).
  *
- * Events: onmessage(msg), onstatus("connecting" | "open" | "lost" | "elsewhere"), onend({ code, reason,
- * endedReason }) when the box closed the seat for good (session ended, kicked, unknown token);
+ * Events: onmessage(msg), onstatus("connecting" | "open" | "lost" | "elsewhere"), onend({ end,
+ * endedReason }) when the box closed the seat for good: `end` is "ended" (the session ended, close
+ * 1000), "revoked" (kicked, left, or replaced: 4001 with the reason REVOKED) or "unknown" (a token the
+ * box does not know: 4001);
  * `endedReason` is the SESSION_ENDED reason that came before the close, if one did (it can come
  * before any state to keep it in: a page that reloads after the end).
  *
@@ -152,10 +154,10 @@ export class BoxLink {
     socket.onclose = (event) => {
       if (socket !== this.socket) return;
       this.socket = null;
-      // 1000: the session ended; 4001: the token is unknown; 4003: this seat was taken away.
-      if (event.code === 1000 || event.code === 4001 || event.code === 4003) {
+      if (event.code === 1000 || event.code === 4001) {
         this.stop();
-        this.handlers.onend?.({ code: event.code, reason: event.reason, endedReason: this.endedReason });
+        const end = event.code === 1000 ? "ended" : event.reason === "REVOKED" ? "revoked" : "unknown";
+        this.handlers.onend?.({ end, endedReason: this.endedReason });
         return;
       }
       // The seat is open in more tabs than the box takes, and this was the oldest. Connecting

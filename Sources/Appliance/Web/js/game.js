@@ -149,14 +149,14 @@ const AFTER_THE_END = {
 };
 
 /**
- * The screen after the seat is gone, by the socket's close code: 1000 the session ended, 4003 this
- * seat was taken away (kicked, left, replaced), anything else a token the box does not know.
+ * The screen after the seat is gone, by how it ended (BoxLink's `end`): "ended" the session ended,
+ * "revoked" this seat was taken away (kicked, left, replaced), "unknown" a token the box does not know.
  * `rejoin`, where given, offers a new seat in the same game. A host or TV seat is taken away only
  * when another host or TV took it over (a host after 60 s away), so they are told so.
  */
-export function endedScreen(closeCode, reason, { rejoin, role = "player" } = {}) {
+export function endedScreen(end, reason, { rejoin, role = "player" } = {}) {
   overlay("connection", null);
-  const kind = closeCode === 1000 ? "ended" : closeCode === 4003 ? (role === "player" ? "removed" : "replaced") : "unknown";
+  const kind = end === "revoked" ? (role === "player" ? "removed" : "replaced") : end;
   const title = { ended: t("ended.title"), removed: t("ended.removed"), replaced: t(`ended.replaced.${role}`), unknown: t("ended.unknown") }[kind];
   const detail = {
     ended: t(`ended.reason.${reason}`, {}, t("ended.reason.other")),

@@ -47,13 +47,13 @@ function start() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
-    onend: ({ code, endedReason }) => {
+    onend: ({ end, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
       snap = null;
       seats.clear("host");
       fill(panel);
-      stage.show("ended", () => endedScreen(code, reason, { role: "host" }));
+      stage.show("ended", () => endedScreen(end, reason, { role: "host" }));
     },
   });
   runCountdowns(link.clock);

@@ -96,7 +96,7 @@ function nameScreen() {
           history.replaceState(null, "", `/join/${encodeURIComponent(joined.sessionId)}`);
           connect();
         } catch (e) {
-          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen(1000, undefined, { role: "player" }));
+          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen("ended", undefined, { role: "player" }));
           error.textContent = errorMessage(e);
           submit.disabled = false;
           input.focus();
@@ -123,7 +123,7 @@ function connect() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow(), leave: leaveWhileAway }),
     onmessage,
-    onend: ({ code, endedReason }) => {
+    onend: ({ end, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
       const sessionId = seat.sessionId;
@@ -134,10 +134,10 @@ function connect() {
       headerSignature = "";
       // Opened from this session's join link (the TV's QR code, scanned again): the player can
       // take a new seat, at once if the box does not know the old one at all.
-      const canRejoin = code !== 1000 && sessionId === pathSession && (params.get("t") || params.get("code"));
-      if (canRejoin && code === 4001) return stage.show("name", nameScreen);
+      const canRejoin = end !== "ended" && sessionId === pathSession && (params.get("t") || params.get("code"));
+      if (canRejoin && end === "unknown") return stage.show("name", nameScreen);
       const rejoin = canRejoin ? () => stage.show("name", nameScreen) : null;
-      stage.show("ended", () => endedScreen(code, reason, { rejoin, role: "player" }));
+      stage.show("ended", () => endedScreen(end, reason, { rejoin, role: "player" }));
     },
   });
   // Once per page: a player who takes a new seat connects again, with a new link.

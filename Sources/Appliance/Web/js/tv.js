@@ -115,7 +115,7 @@ function connect() {
   link = new BoxLink(seat.token, {
     onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
     onmessage,
-    onend: ({ code, endedReason }) => {
+    onend: ({ end, endedReason }) => {
       // The seat is gone: stop drawing the game, keep only why it ended.
       const reason = endedReason ?? snap?.endedReason;
       snap = null;
@@ -126,7 +126,7 @@ function connect() {
         return;
       }
       fill(head);
-      stage.show("ended", () => endedScreen(code, reason, { role: "tv" }));
+      stage.show("ended", () => endedScreen(end, reason, { role: "tv" }));
     },
   });
   if (!ticking) {
