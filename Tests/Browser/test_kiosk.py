@@ -28,6 +28,7 @@ def test_kiosk_screen_plays_a_game_without_a_host(devices, box, screens):
     phone.goto(join_url)
     phone.fill("#name", "Walk-in")
     phone.click("#name-submit")
+    expect(phone.get_by_text("The game starts by itself in a moment.")).to_be_visible()
     # Nobody presses start: the kiosk does, and the clues move on by themselves.
     expect(tv.locator("#level")).to_have_text("10 points", timeout=15_000)
     expect(phone.locator("#brake")).to_be_enabled()
@@ -38,3 +39,9 @@ def test_kiosk_screen_plays_a_game_without_a_host(devices, box, screens):
     # …and the lobby opens again for the next game.
     expect(tv.locator("#join-code")).to_be_visible(timeout=20_000)
     expect(phone.locator("#leave")).to_be_visible()
+
+
+def test_kiosk_page_of_a_box_that_is_no_kiosk_says_so(devices, box):
+    tv = devices.open(TV)
+    tv.goto(box.url + "/tv?kiosk")
+    expect(tv.locator("#kiosk-wait")).to_contain_text("This box is not running as a kiosk")

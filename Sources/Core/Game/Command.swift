@@ -65,7 +65,7 @@ public enum GameError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionFull: "This session is full"
         case .hostRoleTaken: "This session already has a host"
         case .tvRoleTaken: "TV already connected to this session"
-        case .gameFinished: "This game has finished; wait for the host to start a new one"
+        case .gameFinished: "This game has just finished; join when the next one starts"
         case .sessionEnded: "This session has ended"
         }
     }

@@ -259,6 +259,7 @@ function renderHeader() {
 function lobbyScreen() {
   const list = h("div");
   const count = h("h2");
+  const waiting = h("p", { class: "dim center", "aria-live": "polite" });
   const leave = h(
     "button",
     {
@@ -279,11 +280,13 @@ function lobbyScreen() {
       h("h1", {}, t("lobby.title")),
       h("p", { class: "row" }, h("span", { class: "dot on", "aria-hidden": "true" }), t("lobby.connected")),
       h("div", { class: "card" }, count, list),
-      h("p", { class: "dim center", "aria-live": "polite" }, t("lobby.waiting")),
+      waiting,
       leave,
     ),
     update() {
       count.textContent = t("lobby.players", { n: snap.players.length });
+      // A kiosk's game (autoAdvance, no host) starts by itself.
+      waiting.textContent = !snap.hasHost && snap.settings.autoAdvance ? t("lobby.autoStart") : t("lobby.waiting");
       const me = snap.players.filter((p) => p.playerId === seat.playerId);
       const others = snap.players.filter((p) => p.playerId !== seat.playerId);
       fill(list, peopleList([...me, ...others], { me: seat.playerId }));

@@ -35,7 +35,17 @@ async function kioskSeat() {
       seat = { sessionId: found.sessionId, token: found.tvAuthToken, joinCode: found.joinCode };
       seats.set("tv", seat);
       return;
-    } catch {
+    } catch (e) {
+      // Said on the screen, and tried again: a blank kiosk screen tells the venue nothing.
+      const why = e.status === 404 ? "tv.kioskOff" : e.status === 403 ? "tv.kioskElsewhere" : "tv.kioskWaiting";
+      stage.show(`kiosk-${why}`, () =>
+        h(
+          "section",
+          { class: "stack center", id: "kiosk-wait" },
+          h("h1", {}, "Tripto box"),
+          h("p", { class: "dim" }, t(why, { port: location.port || "80" })),
+        ),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
