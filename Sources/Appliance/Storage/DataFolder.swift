@@ -7,12 +7,10 @@ import Foundation
 /// The hold is a `flock` on `tripto.lock` in the folder, which the kernel lets go of when the process
 /// ends however it ends, so a box killed with `kill -9` leaves nothing to clean up.
 final class DataFolder: Sendable {
-    let path: String
     private let lock: Int32
 
     /// Makes the folder if need be and holds it; throws, in words, when it cannot.
     init(_ path: String) throws(CannotStart) {
-        self.path = path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
             throw CannotStart(description: "the data folder \(path) is a file, not a folder: give another --data-dir")
