@@ -5,11 +5,13 @@ import Testing
 
 @Suite("Emergency brake")
 struct BrakeTests {
-    private func clueTable(_ change: (inout Settings) -> Void = { _ in }) throws -> Table {
+    private func clueTable(
+        limits: Limits = Limits(), _ change: (inout Settings) -> Void = { _ in }
+    ) throws -> Table {
         var table = try Table(
             settings: Fixture.settings {
                 $0.introMs = 0; change(&$0)
-            })
+            }, limits: limits)
         try table.start()
         return table
     }
@@ -219,6 +221,16 @@ struct BrakeTests {
         #expect(table.game.brake?.ownerId == "p2")
         // At the next clue the owner of the lapsed brake may pull again (they locked no answer).
         try table.host(.nextClue)
+        table.advance(2_000)
+        try table.player(0, .brakePull())
+        #expect(table.game.brake?.ownerId == "p1")
+    }
+
+    @Test("under the rules from before the lapsed brake waited (an old session's log), its owner pulls again at once")
+    func timeoutUnderOldRules() throws {
+        var table = try clueTable(limits: Limits(lapsedBrakeWaitsForNextClue: false))
+        try table.player(0, .brakePull())
+        try table.fireNextTimer()
         table.advance(2_000)
         try table.player(0, .brakePull())
         #expect(table.game.brake?.ownerId == "p1")

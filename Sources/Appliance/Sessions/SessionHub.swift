@@ -63,7 +63,7 @@ actor SessionHub {
             id: Secrets.sessionId(), joinCode: code, joinToken: Secrets.token(),
             tvJoinTokenHash: Secrets.hash(tvJoinToken),
             settings: settings, maxPlayers: environment.limits.maxPlayers, createdAt: now,
-            pacing: environment.pacing)
+            pacing: environment.pacing, rules: SessionRecord.currentRules)
         let (room, seat) = try await SessionRoom.create(
             record: record, creator: role, environment: environment, now: now)
         rooms[record.id] = room

@@ -94,7 +94,7 @@ actor SessionRoom {
         var game = Game(
             sessionId: record.id, joinCode: record.joinCode,
             joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
-            settings: record.settings, limits: Limits(maxPlayers: record.maxPlayers),
+            settings: record.settings, limits: record.limits,
             pacing: record.pacing ?? environment.pacing)
         for entry in commands {
             do {

@@ -129,6 +129,9 @@ struct BoxDatabase: Sendable {
         migrator.registerMigration("v5: ended sessions found by their end") { db in
             try db.execute(sql: "CREATE INDEX session_ended ON session(endedAt) WHERE endedAt IS NOT NULL")
         }
+        migrator.registerMigration("v6: the rules a session is played under") { db in
+            try db.alter(table: "session") { t in t.add(column: "rules", .integer) }
+        }
         return migrator
     }
 

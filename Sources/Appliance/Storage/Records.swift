@@ -19,6 +19,17 @@ struct SessionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     /// created; replay uses it, whatever the box runs with now, since its timers' firings are in
     /// the log. Nil for sessions from before it was kept: they replay with the box's.
     var pacing: Pacing? = nil
+    /// The game rules the session was created under (`currentRules`). Replay applies those, so that
+    /// a log written before a rule changed replays as it was played. Nil: before rules were kept (1).
+    var rules: Int? = nil
+
+    /// 2: a player whose brake ran out unanswered waits for the next clue to pull again.
+    static let currentRules = 2
+
+    /// The limits this session's game is played and replayed with.
+    var limits: Limits {
+        Limits(maxPlayers: maxPlayers, lapsedBrakeWaitsForNextClue: (rules ?? 1) >= 2)
+    }
 }
 
 /// A host, TV or player of a session, found by the hash of its auth token.

@@ -57,14 +57,19 @@ public struct Limits: Codable, Sendable, Equatable {
     public var hostGraceMs: Int64
     public var brakeCooldownMs: Int64
     public var answerMaxLength: Int
+    /// A player whose brake ran out unanswered may not pull again on that clue. Off for sessions
+    /// whose logs were written before the rule (they replay as they were played).
+    public var lapsedBrakeWaitsForNextClue: Bool
 
     public init(
-        maxPlayers: Int = 50, hostGraceMs: Int64 = 60_000, brakeCooldownMs: Int64 = 2_000, answerMaxLength: Int = 100
+        maxPlayers: Int = 50, hostGraceMs: Int64 = 60_000, brakeCooldownMs: Int64 = 2_000, answerMaxLength: Int = 100,
+        lapsedBrakeWaitsForNextClue: Bool = true
     ) {
         self.maxPlayers = maxPlayers
         self.hostGraceMs = hostGraceMs
         self.brakeCooldownMs = brakeCooldownMs
         self.answerMaxLength = answerMaxLength
+        self.lapsedBrakeWaitsForNextClue = lapsedBrakeWaitsForNextClue
     }
 }
 

@@ -31,7 +31,7 @@ extension Game {
         case .clue:
             advanceLevel(now: now, into: &out)
         case .brakeAnswer:
-            if let owner = brake?.ownerId { round?.lapsedBrakes.insert(owner) }
+            if limits.lapsedBrakeWaitsForNextClue, let owner = brake?.ownerId { round?.lapsedBrakes.insert(owner) }
             releaseBrake(now: now, into: &out)
         case .followup:
             closeFollowup(now: now, into: &out)
