@@ -38,6 +38,7 @@ enum PackFiles {
                 valid.append((file, pack))
                 lines.append(
                     "\(file): ok — \(pack.packId) (\(pack.language.rawValue)), \(pack.destinations.count) destinations")
+                lines += PackValidator.advice(pack, file: file).map { "warning: \($0)" }
             }
         }
         let together = PackValidator.checkTogether(valid)

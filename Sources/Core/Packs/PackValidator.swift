@@ -116,13 +116,24 @@ public enum PackValidator {
             }
             problems += check(destination, at: at)
         }
-        if let (place, count, total) = commonestAnswerPlace(pack), total >= 6, count * 3 > total * 2 {
-            problem(
-                root.key("destinations"),
-                "the answer is option \(place + 1) in \(count) of the \(total) followups with options: players learn where to look; put the answers in different places"
-            )
-        }
         return problems
+    }
+
+    /// What a pack author should hear about but the box plays anyway: `pack validate` prints it as
+    /// a warning, and the box loads the pack. Today one thing: the answer standing in one place
+    /// among the options (first, second, …) in over two thirds of the pack's six or more
+    /// multiple-choice followups, where players soon learn to look.
+    public static func advice(_ pack: Pack, file: String = "") -> [PackProblem] {
+        guard let (place, count, total) = commonestAnswerPlace(pack), total >= 6, count * 3 > total * 2 else {
+            return []
+        }
+        return [
+            PackProblem(
+                file: file, path: JSONPath().key("destinations"),
+                reason:
+                    "the answer is option \(place + 1) in \(count) of the \(total) followups with options: players learn where to look; put the answers in different places"
+            )
+        ]
     }
 
     /// The option place that holds the answer most often, over the pack's multiple-choice followups:
