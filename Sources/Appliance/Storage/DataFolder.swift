@@ -23,10 +23,16 @@ final class DataFolder: Sendable {
         let lockPath = (path as NSString).appendingPathComponent("tripto.lock")
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
-            throw CannotStart(
-                description: "cannot write in the data folder \(path): \(String(cString: strerror(errno)))")
+            throw CannotStart(description: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            // Another holder is EWOULDBLOCK; anything else (a network file system without locks) is
+            // said as it is, not blamed on a PID that may be long gone.
+            let failure = errno
+            guard failure == EWOULDBLOCK else {
+                close(lock)
+                throw CannotStart(description: "cannot lock \(lockPath): \(String(cString: strerror(failure)))")
+            }
             let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             close(lock)

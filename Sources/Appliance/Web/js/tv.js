@@ -220,9 +220,13 @@ function fit(el) {
   return el;
 }
 
-/** Gives the screen's lists of players (class "fit") the first size of FITS with which nothing overflows. */
-function fitLists(screen, lists) {
-  for (const [compact, size, cols] of FITS) {
+/**
+ * Gives the screen's lists of players (class "fit") the first size of FITS, from `from` on, with
+ * which nothing overflows; returns its place in FITS. Each size tried costs a layout of the page.
+ */
+function fitLists(screen, lists, from = 0) {
+  for (let index = from; index < FITS.length; index++) {
+    const [compact, size, cols] = FITS[index];
     screen.classList.toggle("compact", compact);
     for (const list of lists) {
       const columns = Math.max(1, Math.min(cols, list.children.length));
@@ -230,12 +234,15 @@ function fitLists(screen, lists) {
       list.style.setProperty("--cols", columns);
       list.style.setProperty("--rows", Math.ceil(list.children.length / columns));
     }
-    if (screen.scrollHeight <= screen.clientHeight && screen.scrollWidth <= screen.clientWidth) return;
+    if (screen.scrollHeight <= screen.clientHeight && screen.scrollWidth <= screen.clientWidth) return index;
   }
+  return FITS.length - 1;
 }
 
-// What the lists were last fitted to: a screen, its lists, the screen's size and what else is on it.
+// What the lists were last fitted to: a screen, its lists, the screen's size and what else is on it;
+// and the size they got, for how many names on which screen.
 let fitted = "";
+let last = { key: null, names: 0, width: 0, height: 0, index: 0 };
 function fitWhenChanged() {
   const screen = main.firstElementChild;
   const lists = [...main.querySelectorAll(".fit")];
@@ -243,7 +250,12 @@ function fitWhenChanged() {
   const signature = [stage.key, innerWidth, innerHeight, screen.querySelectorAll("*").length, ...lists.map((l) => l.textContent)].join("\n");
   if (signature === fitted) return;
   fitted = signature;
-  fitLists(screen, lists);
+  // A lobby filling up (a phone joining, or coming back) needs the size it had or a smaller one:
+  // starting there, a join costs a layout or two rather than one for every larger size (a refit of
+  // 50 names from the largest took 270–510 ms on a slow screen). Fewer names start from the largest.
+  const names = lists.reduce((n, list) => n + list.children.length, 0);
+  const from = last.key === stage.key && last.names <= names && last.width === innerWidth && last.height === innerHeight ? last.index : 0;
+  last = { key: stage.key, names, width: innerWidth, height: innerHeight, index: fitLists(screen, lists, from) };
 }
 
 function render() {
