@@ -87,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("kiosk-away-seconds"),
         help:
-            "Seconds a player may be away, in the lobby or after a game, before the kiosk lets go of their seat, and a game may go on with nobody connected before the kiosk gives it up (10 or more)."
+            "Seconds a player may be away, in the lobby or after a game, before the kiosk lets go of their seat; a game goes on three times as long with nobody connected before the kiosk gives it up (10 or more)."
     )
     var kioskAwaySeconds = 60
 

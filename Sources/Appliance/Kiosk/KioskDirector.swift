@@ -13,9 +13,12 @@ struct KioskOptions: Sendable {
     /// How long the final standings stay up after the finale before the lobby opens again.
     var endSeconds = 20
     /// How long a player may be away, in the lobby or at the end of a game, before the box lets go
-    /// of their seat (a phone that slept for a while is back long before); and how long a game
-    /// under way plays on with no player connected before the kiosk gives it up.
+    /// of their seat (a phone that slept for a while is back long before). A game under way plays
+    /// on with no player connected for three times as long before the kiosk gives it up: phones
+    /// lock while their players watch the screen (over plain http a page cannot keep one awake).
     var awaySeconds = 60
+
+    var emptyGameMs: Int64 { Int64(awaySeconds) * 3 * 1000 }
     /// An empty lobby whose session's log is this long starts over in a fresh session (about a
     /// few games): the log, replayed at every start of the box, stays the length of one group's
     /// evening rather than a month's.
@@ -34,7 +37,7 @@ struct KioskSeat: Codable, Sendable {
 /// a player is connected, autoAdvance plays it as a host would, and after the finale the lobby
 /// opens again with the same players. Players who walked away (not connected for `awaySeconds`)
 /// are let go in the lobby and before it opens again, so that the guests of an evening do not fill
-/// the session. A game that everyone walked away from is ended after `awaySeconds`, so that the
+/// the session. A game that everyone walked away from is ended after `emptyGameMs`, so that the
 /// screen shows a new game's QR code instead of playing on to nobody. A session that ended (idle,
 /// abandoned, or ended from outside) is replaced by a fresh one.
 actor KioskDirector: Service {
@@ -150,7 +153,7 @@ actor KioskDirector: Service {
             guard summary.connectedPlayerCount == 0 else { return }
             let since = emptySince ?? now
             emptySince = since
-            if now - since >= Int64(options.awaySeconds) * 1000 {
+            if now - since >= options.emptyGameMs {
                 emptySince = nil
                 do {
                     try await room.end(reason: "expired", by: .box, now: now)
