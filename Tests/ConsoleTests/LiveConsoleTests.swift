@@ -141,6 +141,33 @@ struct LiveConsoleTests {
         try await tmux.wait("shell", forText: "EXIT=2")
     }
 
+    @Test("without a terminal every seat command says so and leaves with 64 before asking the box for anything")
+    func noTerminal() async throws {
+        let box = try await LiveBox.started()
+        let session = try await box.session(settings: Self.quickGame)
+        let tmux = Tmux()
+        try tmux.open("shell", width: 200)
+        for arguments in [
+            "join \(session.code) --as player --name Zed </dev/null", "join \(session.code) --as host >/dev/null",
+            "create --as tv </dev/null",
+        ] {
+            try tmux.type("shell", line: "clear; " + Self.command(box, arguments))
+            let screen = try await tmux.wait("shell", for: "the exit status") { $0.contains { $0.hasPrefix("EXIT=") } }
+            #expect(
+                screen.contains {
+                    $0.hasPrefix("tripto-console: This command plays a seat full screen and needs a terminal")
+                })
+            #expect(!screen.contains { $0.contains("Unexpected") })
+            #expect(screen.contains("EXIT=64"), "\(arguments)")
+        }
+        try tmux.type("shell", line: "clear; \(LiveBox.console) kiosk --url \(box.baseURL) </dev/null; echo EXIT=$?")
+        try await tmux.wait("shell", forText: "EXIT=64")
+        // Zed was not added, and the host seat is still free.
+        let (_, lookup) = try await box.call("GET", "/v1/sessions/by-code/\(session.code)")
+        #expect(lookup["playerCount"] as? Int == 0, "\(lookup)")
+        #expect(lookup["hasHost"] as? Bool == false, "\(lookup)")
+    }
+
     @Test(
         "a lost box shows offline; the console reconnects by itself with the same seat when it is back; closed, the same command takes the seat again"
     )

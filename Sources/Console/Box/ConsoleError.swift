@@ -10,6 +10,8 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The box closed the socket for good with 4001: the token was not accepted, or (`revoked`) its
     /// seat was taken away (kicked, left, replaced).
     case closed(revoked: Bool)
+    /// stdin or stdout is not a terminal: a seat can only be played full screen.
+    case notATerminal
 
     var description: String {
         switch self {
@@ -24,6 +26,8 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
             revoked
                 ? "The box closed this seat: you were removed, left, or someone took over the role."
                 : "The box did not accept this seat's token (the session may have been reset)."
+        case .notATerminal:
+            "This command plays a seat full screen and needs a terminal: stdin and stdout must be a tty, not a pipe, a file or /dev/null."
         }
     }
 
@@ -40,10 +44,12 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The exit status: 2 for what the user can fix with other arguments, 1 for the rest.
+    /// The exit status: 2 for what the user can fix with other arguments, 64 (EX_USAGE, as for a
+    /// wrong option) for a command run without a terminal, 1 for the rest.
     var exitStatus: Int32 {
         switch self {
         case .badURL, .refused, .severalBoxes, .noBox: 2
+        case .notATerminal: 64
         case .unreachable, .unexpected, .closed: 1
         }
     }

@@ -18,6 +18,7 @@ struct CreateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try SeatRunner.requireTerminal()
         do {
             let api = try await box.api()
             let seat = try await api.create(as: role.role)

@@ -30,6 +30,7 @@ struct JoinCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try SeatRunner.requireTerminal()
         do {
             let api = try await box.api()
             let store = SeatStore.standard

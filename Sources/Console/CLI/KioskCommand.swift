@@ -17,6 +17,7 @@ struct KioskCommand: AsyncParsableCommand {
     var url = "http://127.0.0.1:8080"
 
     func run() async throws {
+        try SeatRunner.requireTerminal()
         let api = BoxAPI(baseURL: url)
         while true {
             let seat: Seat
@@ -34,7 +35,7 @@ struct KioskCommand: AsyncParsableCommand {
             do {
                 try terminal.enter()
             } catch {
-                throw SeatRunner.fail(.unexpected(error.description), status: 1)
+                throw SeatRunner.fail(.notATerminal)
             }
             Leaving.install(terminal)
             let outcome = await Play.run(seat: seat, api: api, terminal: terminal)

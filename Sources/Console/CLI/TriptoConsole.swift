@@ -54,6 +54,12 @@ struct BoxOptions: ParsableArguments {
 /// Runs a seat full screen and turns how it ended into the exit status and a last line on the
 /// normal screen.
 enum SeatRunner {
+    /// Checked before anything is asked of the box: a console that could not show a seat must not
+    /// take one (a player would be added to the game, offline, under their name).
+    static func requireTerminal() throws {
+        guard Terminal.isAvailable else { throw fail(.notATerminal) }
+    }
+
     /// `store` forgets the seat once the box is done with it (the session ended, the seat was
     /// taken away); a console that was only closed keeps it, to take again. Returns false, rather
     /// than failing, when `kept` and the box turned the seat away before it was ever shown: the
@@ -64,7 +70,7 @@ enum SeatRunner {
         do {
             try terminal.enter()
         } catch {
-            throw fail(ConsoleError.unexpected(error.description), status: 1)
+            throw fail(.notATerminal)
         }
         Leaving.install(terminal)
         let outcome = await Play.run(seat: seat, api: api, terminal: terminal)

@@ -18,8 +18,11 @@ final class Terminal: @unchecked Sendable {
         var description: String { "tripto-console needs a terminal (stdin and stdout must be a tty)" }
     }
 
+    /// Whether stdin and stdout are a terminal, which `enter` needs.
+    static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
     func enter() throws(Failure) {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        guard Self.isAvailable else { throw .notATerminal }
         var settings = termios()
         guard tcgetattr(STDIN_FILENO, &settings) == 0 else { throw .notATerminal }
         lock.withLock { original = settings }
