@@ -168,6 +168,23 @@ struct LiveConsoleTests {
         #expect(lookup["hasHost"] as? Bool == false, "\(lookup)")
     }
 
+    @Test("without --url and without mDNS the console says it cannot look for boxes: 2, as for none found; discover 1")
+    func cannotLook() async throws {
+        let tmux = Tmux()
+        try tmux.open("shell", width: 200)
+        // avahi is asked over the system D-Bus: one that is not there is avahi-daemon not running.
+        let noBus = "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent"
+        try tmux.type("shell", line: "\(noBus) \(LiveBox.console) join ABC234 --name Ada; echo EXIT=$?")
+        let screen = try await tmux.wait("shell", for: "the exit status") { $0.contains { $0.hasPrefix("EXIT=") } }
+        #expect(screen.contains { $0.hasPrefix("tripto-console: Cannot look for boxes on the network (") })
+        #expect(screen.contains { $0.contains("Give the box's address with --url http://HOST:PORT.") })
+        #expect(!screen.contains { $0.contains("Unexpected") })
+        #expect(screen.contains("EXIT=2"))
+        try tmux.type("shell", line: "clear; \(noBus) \(LiveBox.console) discover --timeout 1; echo EXIT=$?")
+        try await tmux.wait("shell", forText: "tripto-console: cannot look for boxes on the network")
+        try await tmux.wait("shell", forText: "EXIT=1")
+    }
+
     @Test(
         "a lost box shows offline; the console reconnects by itself with the same seat when it is back; closed, the same command takes the seat again"
     )

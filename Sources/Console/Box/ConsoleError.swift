@@ -5,6 +5,8 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The box said no: the contract's error code and its message.
     case refused(code: String, message: String)
     case noBox
+    /// mDNS cannot be asked (avahi-daemon is not running or not reachable): why, in avahi's words.
+    case cannotLook(String)
     case severalBoxes([String])
     case unexpected(String)
     /// The box closed the socket for good with 4001: the token was not accepted, or (`revoked`) its
@@ -19,6 +21,8 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let url, let why): "Cannot reach the box at \(url): \(why)"
         case .refused(let code, let message): Self.explain(code: code, message: message)
         case .noBox: "No Tripto box found on the network. Give its address with --url http://HOST:PORT."
+        case .cannotLook(let why):
+            "Cannot look for boxes on the network (\(why)). Give the box's address with --url http://HOST:PORT."
         case .severalBoxes(let boxes):
             "Several boxes found; choose one with --url:\n" + boxes.map { "  \($0)" }.joined(separator: "\n")
         case .unexpected(let detail): "Unexpected answer from the box: \(detail)"
@@ -48,7 +52,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// wrong option) for a command run without a terminal, 1 for the rest.
     var exitStatus: Int32 {
         switch self {
-        case .badURL, .refused, .severalBoxes, .noBox: 2
+        case .badURL, .refused, .severalBoxes, .noBox, .cannotLook: 2
         case .notATerminal: 64
         case .unreachable, .unexpected, .closed: 1
         }

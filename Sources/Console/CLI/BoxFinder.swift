@@ -9,7 +9,8 @@ enum BoxFinder {
         do {
             boxes = try await Browser.browse(timeout: .milliseconds(Int(timeout * 1000)))
         } catch {
-            throw .unexpected("cannot look for boxes: \(error). Give the address with --url.")
+            // Like finding none: the way out is the same, --url.
+            throw .cannotLook("\(error)")
         }
         switch boxes.count {
         case 0: throw .noBox

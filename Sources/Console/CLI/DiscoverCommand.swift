@@ -1,12 +1,16 @@
 import ArgumentParser
 import Discovery
+import Foundation
 
 /// `tripto-console discover`: the boxes on the LAN, one per line.
 struct DiscoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discover",
         abstract: "List the Tripto boxes on the local network (mDNS, through avahi-daemon).",
-        discussion: "Prints NAME<TAB>URL per box. Exits with status 1 if none is found."
+        discussion: """
+            Prints NAME<TAB>URL per box. Exits with status 1 if none is found, or if it cannot look \
+            (avahi-daemon not running).
+            """
     )
 
     @Option(help: "Seconds to wait for answers.")
@@ -17,7 +21,10 @@ struct DiscoverCommand: AsyncParsableCommand {
         do {
             boxes = try await Browser.browse(timeout: .milliseconds(Int(timeout * 1000)))
         } catch {
-            throw SeatRunner.fail(.unexpected("cannot look for boxes: \(error)"), status: 2)
+            // No box found either way: the status is the same as for none.
+            FileHandle.standardError.write(
+                Data("tripto-console: cannot look for boxes on the network: \(error)\n".utf8))
+            throw ExitCode.failure
         }
         for box in boxes { print("\(box.name)\t\(box.url)") }
         if boxes.isEmpty {
