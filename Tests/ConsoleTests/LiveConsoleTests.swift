@@ -265,6 +265,40 @@ struct LiveConsoleTests {
         try await tmux.wait("screen", forText: "EXIT=130")
     }
 
+    @Test(
+        "a kiosk's player is told the game starts by itself; one who joins while its game is finishing waits for the next lobby"
+    )
+    func kioskGameFinished() async throws {
+        // A game of one destination without followups, played by the box at 50 times the pace.
+        let settings = #"{"destinationsCount":1,"followupsPerDestination":0,"introMs":0,"finaleMs":0}"#
+        let box = try await LiveBox.started(arguments: [
+            "--kiosk", "--kiosk-settings", settings, "--kiosk-lobby-seconds", "3", "--kiosk-end-seconds", "6",
+            "--auto-pace", "0.02",
+        ])
+        let (_, seat) = try await box.call("GET", "/v1/kiosk")
+        let code = try #require(seat["joinCode"] as? String)
+        let tmux = Tmux()
+        try tmux.open("ada")
+        try tmux.open("bo")
+        try tmux.type("ada", line: Self.command(box, "join \(code) --name Ada"))
+        try await tmux.wait("ada", forText: "You are in! The game starts by itself once players are here.")
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let (_, lookup) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
+            if ["FINAL_RESULTS", "ROUND_END"].contains(lookup["phase"] as? String) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try tmux.type("bo", line: Self.command(box, "join \(code) --name Bo"))
+        try await tmux.wait("bo", forText: "tripto-console: the game has just finished; joining as soon as")
+        try await tmux.wait("bo", timeout: 30, forText: "Bo · 0 points")
+        let (_, lookup) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
+        #expect(lookup["playerCount"] as? Int == 2, "\(lookup)")
+        for pane in ["ada", "bo"] {
+            try tmux.keys(pane, "C-c")
+            try await tmux.wait(pane, forText: "EXIT=130")
+        }
+    }
+
     private func sessionId(_ box: LiveBox, _ code: String) async throws -> String {
         let (_, json) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
         return try #require(json["sessionId"] as? String)

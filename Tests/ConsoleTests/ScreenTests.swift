@@ -94,6 +94,22 @@ struct ScreenTests {
         #expect(lines.suffix(2).joined(separator: "  ") == ConsoleState.hostHelp)
     }
 
+    @Test("a player in a kiosk's lobby (no host, the box plays it) is told the game starts by itself")
+    func kioskLobby() {
+        let kiosk = Fixture.projection(.lobby) {
+            $0["hasHost"] = false
+            var settings = $0["settings"] as! [String: Any]
+            settings["autoAdvance"] = true
+            $0["settings"] = settings
+        }
+        let lines = Screen.render(Fixture.state(.player, kiosk), width: 80, height: 24, now: Fixture.now)
+        #expect(lines.contains { $0.contains("You are in! The game starts by itself once players are here.") })
+        #expect(!lines.joined().contains("host"))
+        let hosted = Screen.render(
+            Fixture.state(.player, Fixture.projection(.lobby)), width: 80, height: 24, now: Fixture.now)
+        #expect(hosted.contains { $0.contains("You are in! Waiting for the host to start.") })
+    }
+
     @Test("offline is shown in the title and above the help line")
     func offline() {
         var state = Fixture.state(.player, Fixture.projection(.lobby))

@@ -44,6 +44,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case "NAME_TAKEN": "That name is taken in this session; choose another with --name."
         case "INVALID_NAME": "Not a usable name: \(message)"
         case "RATE_LIMITED": "Too many wrong codes; wait a minute and try again."
+        case "GAME_FINISHED": "This game has finished; join once the host has started a new one."
         default: "\(message) (\(code))"
         }
     }

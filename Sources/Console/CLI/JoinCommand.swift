@@ -43,11 +43,38 @@ struct JoinCommand: AsyncParsableCommand {
                     return
                 }
             }
-            let seat = try await api.join(code: code, as: role.role, name: name)
+            let seat = try await takeSeat(api)
             store.keep(seat, box: api.baseURL, name: name)
             try await SeatRunner.play(seat, api: api, store: store)
         } catch let error as ConsoleError {
             throw SeatRunner.fail(error)
+        }
+    }
+
+    /// How long a player waits between two tries while a game without a host has just finished.
+    static let finishedRetry = Duration.seconds(2)
+
+    /// Takes a new seat. A player turned away because the game has just finished (409 GAME_FINISHED,
+    /// its final standings) waits for the next lobby when the game has no host: a --kiosk box (whose
+    /// games never have one) opens it by itself some 20–30 s later, under the same code. With a host,
+    /// only the host can start again, so the console leaves with the box's word.
+    private func takeSeat(_ api: BoxAPI) async throws(ConsoleError) -> Seat {
+        var told = false
+        while true {
+            do {
+                return try await api.join(code: code, as: role.role, name: name)
+            } catch .refused(let refusal, let message) where refusal == "GAME_FINISHED" {
+                guard try await api.lookup(code: code).hasHost == false else {
+                    throw .refused(code: refusal, message: message)
+                }
+                if !told {
+                    print(
+                        "tripto-console: the game has just finished; joining as soon as the next one's lobby opens "
+                            + "(it opens by itself). Ctrl-C gives up.")
+                    told = true
+                }
+                try? await Task.sleep(for: Self.finishedRetry)
+            }
         }
     }
 }
