@@ -265,6 +265,28 @@ struct LiveConsoleTests {
         try await tmux.wait("screen", forText: "EXIT=130")
     }
 
+    @Test("the kiosk command says what it waits for: a box not up yet (then shows it), a box without --kiosk")
+    func kioskWaiting() async throws {
+        let box = try await LiveBox.started(arguments: ["--kiosk"])
+        await box.kill()
+        let tmux = Tmux()
+        try tmux.open("screen", width: 120)
+        try tmux.type("screen", line: "\(LiveBox.console) kiosk --url \(box.baseURL); echo EXIT=$?")
+        try await tmux.wait(
+            "screen", forText: "tripto-console: waiting for the box at \(box.baseURL) (not reachable yet)…")
+        try await box.start()
+        try await tmux.wait("screen", timeout: 20, forText: "Scan to join")
+        try tmux.keys("screen", "C-c")
+        try await tmux.wait("screen", forText: "EXIT=130")
+
+        let plain = try await LiveBox.started()
+        try tmux.type("screen", line: "clear; \(LiveBox.console) kiosk --url \(plain.baseURL); echo EXIT=$?")
+        try await tmux.wait(
+            "screen", forText: "tripto-console: this box is not running --kiosk (start it with tripto serve --kiosk)")
+        try tmux.keys("screen", "C-c")
+        try await tmux.wait("screen", forText: "EXIT=130")
+    }
+
     @Test(
         "a kiosk's player is told the game starts by itself; one who joins while its game is finishing waits for the next lobby"
     )

@@ -133,7 +133,7 @@ struct BoxAPI: Sendable {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             guard let refusal = try? JSONDecoder().decode(Refusal.self, from: data) else {
-                throw .unexpected("\(method) \(path) answered \(status)")
+                throw .answered("\(method) \(path)", status: status)
             }
             throw .refused(code: refusal.error, message: refusal.message ?? refusal.error)
         }

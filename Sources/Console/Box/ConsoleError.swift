@@ -9,6 +9,9 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotLook(String)
     case severalBoxes([String])
     case unexpected(String)
+    /// An HTTP status without the box's error body (a route the box does not have): the request and
+    /// the status.
+    case answered(String, status: Int)
     /// The box closed the socket for good with 4001: the token was not accepted, or (`revoked`) its
     /// seat was taken away (kicked, left, replaced).
     case closed(revoked: Bool)
@@ -26,6 +29,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .severalBoxes(let boxes):
             "Several boxes found; choose one with --url:\n" + boxes.map { "  \($0)" }.joined(separator: "\n")
         case .unexpected(let detail): "Unexpected answer from the box: \(detail)"
+        case .answered(let request, let status): "Unexpected answer from the box: \(request) answered \(status)"
         case .closed(let revoked):
             revoked
                 ? "The box closed this seat: you were removed, left, or someone took over the role."
@@ -45,6 +49,8 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case "INVALID_NAME": "Not a usable name: \(message)"
         case "RATE_LIMITED": "Too many wrong codes; wait a minute and try again."
         case "GAME_FINISHED": "This game has finished; join once the host has started a new one."
+        // Said in full by the box (a kiosk's seat that is the box's own).
+        case "FORBIDDEN": message
         default: "\(message) (\(code))"
         }
     }
@@ -55,7 +61,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .badURL, .refused, .severalBoxes, .noBox, .cannotLook: 2
         case .notATerminal: 64
-        case .unreachable, .unexpected, .closed: 1
+        case .unreachable, .unexpected, .answered, .closed: 1
         }
     }
 }

@@ -60,6 +60,7 @@ struct JoinCommand: AsyncParsableCommand {
     /// only the host can start again, so the console leaves with the box's word.
     private func takeSeat(_ api: BoxAPI) async throws(ConsoleError) -> Seat {
         var told = false
+        Leaving.install(nil)
         while true {
             do {
                 return try await api.join(code: code, as: role.role, name: name)

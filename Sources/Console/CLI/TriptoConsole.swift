@@ -102,8 +102,10 @@ enum SeatRunner {
 enum Leaving {
     private static let state = Mutex<(terminal: Terminal?, sources: [any DispatchSourceSignal])>((nil, []))
 
-    /// Makes `terminal` the one to restore; the handlers are installed once.
-    static func install(_ terminal: Terminal) {
+    /// Makes `terminal` the one to restore (nil: none yet, while waiting for a seat, so that Ctrl-C
+    /// there still ends with 130 rather than killing the process and the shell's command list after
+    /// it); the handlers are installed once.
+    static func install(_ terminal: Terminal?) {
         state.withLock { state in
             state.terminal = terminal
             guard state.sources.isEmpty else { return }
