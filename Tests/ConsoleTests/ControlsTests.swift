@@ -79,6 +79,42 @@ struct ControlsTests {
         #expect(state.press(.enter) == .send(.followupAnswerSubmit(.init(index: 1, answerText: "2001"))))
     }
 
+    @Test("a number that is no option of a multiple-choice followup is refused with a hint; an option's words are sent")
+    func followupNoSuchOption() {
+        var state = Fixture.state(.player, Fixture.projection(.followupQuestion))
+        _ = state.press(.character("9"))
+        #expect(state.press(.enter) == nil)
+        #expect(state.notice == "There is no option 9: choose 1–2, or type the answer")
+        #expect(state.input == "9")
+        _ = state.press(.escape)
+        for key in Key.decode(Array("2001".utf8)) { _ = state.press(key) }
+        #expect(state.press(.enter) == .send(.followupAnswerSubmit(.init(index: 1, answerText: "2001"))))
+        // Without options a number is an answer like any other (a year, a count).
+        var open = Fixture.state(
+            .player,
+            Fixture.projection(.followupQuestion) {
+                var followup = $0["followup"] as! [String: Any]
+                followup["options"] = nil
+                $0["followup"] = followup
+            })
+        _ = open.press(.character("9"))
+        #expect(open.press(.enter) == .send(.followupAnswerSubmit(.init(index: 1, answerText: "9"))))
+    }
+
+    @Test("Space while the game is paused, or once the answer is locked, says so and sends nothing")
+    func brakeRefusedHere() {
+        var paused = Fixture.state(.player, Fixture.projection(.clueLevel) { $0["paused"] = true })
+        #expect(paused.press(.character(" ")) == nil)
+        #expect(paused.notice == "The game is paused: the brake works again once it resumes")
+        var locked = Fixture.state(
+            .player,
+            Fixture.projection(.clueLevel) {
+                $0["lockedAnswers"] = [["playerId": "p_0", "lockedAtLevelPoints": 10]]
+            })
+        #expect(locked.press(.enter) == nil)
+        #expect(locked.notice == "You have already answered this destination")
+    }
+
     @Test("a new question starts with an empty answer line")
     func inputClearedOnNewQuestion() {
         var state = Fixture.state(.player, Fixture.projection(.followupQuestion))

@@ -91,7 +91,12 @@ struct ScreenTests {
         #expect(lines.contains { $0.contains("Destination: Visby, Sverige") })
         #expect(lines.contains { $0.contains("Player 3 at 10 p: Visby") })
         // The help line wraps onto two lines at 80 columns, keeping every key.
-        #expect(lines.suffix(2).joined(separator: "  ") == ConsoleState.hostHelp)
+        #expect(lines.suffix(2).joined(separator: "  ") == ConsoleState.hostKeys(paused: false).joined(separator: "  "))
+        #expect(ConsoleState.hostHelp.contains("p pause/resume"))
+        let paused = Fixture.projection(.clueLevel) { $0["paused"] = true }
+        let pausedLines = Screen.render(Fixture.state(.host, paused), width: 80, height: 24, now: Fixture.now)
+        #expect(pausedLines.suffix(2).joined().contains("p resume"))
+        #expect(!pausedLines.suffix(2).joined().contains("p pause"))
     }
 
     @Test("a player in a kiosk's lobby (no host, the box plays it) is told the game starts by itself")
@@ -108,6 +113,36 @@ struct ScreenTests {
         let hosted = Screen.render(
             Fixture.state(.player, Fixture.projection(.lobby)), width: 80, height: 24, now: Fixture.now)
         #expect(hosted.contains { $0.contains("You are in! Waiting for the host to start.") })
+    }
+
+    @Test(
+        "a player's help line offers the brake only while a pull can work: not once their answer is locked, not paused")
+    func playerHelpLine() {
+        let brake = "Space or Enter pulls the brake · Ctrl-C leaves"
+        let clue = Screen.render(
+            Fixture.state(.player, Fixture.projection(.clueLevel)), width: 80, height: 24, now: Fixture.now)
+        #expect(clue.last == brake)
+        let locked = Fixture.projection(.clueLevel) {
+            $0["lockedAnswers"] = [["playerId": "p_0", "lockedAtLevelPoints": 10]]
+        }
+        let lockedLines = Screen.render(Fixture.state(.player, locked), width: 80, height: 24, now: Fixture.now)
+        #expect(lockedLines.last == "Your answer is locked · Ctrl-C leaves")
+        let paused = Fixture.projection(.clueLevel) { $0["paused"] = true }
+        let pausedLines = Screen.render(Fixture.state(.player, paused), width: 80, height: 24, now: Fixture.now)
+        #expect(pausedLines.last == "The game is paused · Ctrl-C leaves")
+    }
+
+    @Test("a followup result without an answer says so")
+    func followupNoAnswer() {
+        let projection = Fixture.projection(.followupQuestion) {
+            var followup = $0["followup"] as! [String: Any]
+            followup["isOpen"] = false
+            followup["correctAnswer"] = "1995"
+            followup["results"] = [["playerId": "p_1", "isCorrect": false, "pointsAwarded": 0]]
+            $0["followup"] = followup
+        }
+        let lines = Screen.render(Fixture.state(.tv, projection), width: 80, height: 24, now: Fixture.now)
+        #expect(lines.contains("  Player 2: no answer — wrong"), "\(lines)")
     }
 
     @Test("offline is shown in the title and above the help line")

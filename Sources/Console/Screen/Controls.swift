@@ -10,12 +10,27 @@ enum ConsoleAction: Sendable, Equatable {
 extension ConsoleState {
     static let maxAnswerLength = 100
 
-    /// The host's keys, shown on its help line and in `--help`.
-    static let hostKeys = [
-        "s start", "Space/n next", "c clue", "k skip", "r reveal", "p pause", "x kick", "t restart", "e end",
-        "+/- music",
-    ]
-    static var hostHelp: String { hostKeys.joined(separator: "  ") }
+    /// The host's keys, shown on its help line (`p` as what it does now) and in `--help` (`paused`: nil).
+    static func hostKeys(paused: Bool?) -> [String] {
+        let pause =
+            switch paused {
+            case true: "p resume"
+            case false: "p pause"
+            case nil: "p pause/resume"
+            }
+        return [
+            "s start", "Space/n next", "c clue", "k skip", "r reveal", pause, "x kick", "t restart", "e end",
+            "+/- music",
+        ]
+    }
+    static var hostHelp: String { hostKeys(paused: nil).joined(separator: "  ") }
+
+    /// Whether this player's answer to the destination shown is locked: the brake is not theirs to
+    /// pull again.
+    var answerLocked: Bool {
+        guard role == .player, let projection, let playerId else { return false }
+        return projection.lockedAnswers.contains { $0.playerId == playerId }
+    }
 
     /// Applies a key: the state changes (typing, modes, notices) and at most one action comes back.
     mutating func press(_ key: Key) -> ConsoleAction? {
@@ -31,6 +46,15 @@ extension ConsoleState {
         guard let target = answerTarget else {
             switch key {
             case .character(" "), .enter:
+                // The box would refuse either; said here as it is, not as "too late".
+                if projection?.paused == true {
+                    notice = "The game is paused: the brake works again once it resumes"
+                    return nil
+                }
+                if answerLocked {
+                    notice = "You have already answered this destination"
+                    return nil
+                }
                 guard phase == .clueLevel || phase == .pausedForBrake else {
                     notice = "The brake works only while a clue is showing"
                     return nil
@@ -63,6 +87,13 @@ extension ConsoleState {
                 }
                 return .send(.brakeAnswerSubmit(ClientMessage.AnswerSubmit(answerText: answer)))
             case .followup(let index):
+                // A number that is no option (and not an option's own words) is a slip, not an answer.
+                if let options = projection?.followup?.options, !options.isEmpty, Int(answer) != nil,
+                    !options.contains(answer)
+                {
+                    notice = "There is no option \(answer): choose 1–\(options.count), or type the answer"
+                    return nil
+                }
                 input = ""
                 notice = "Answer sent: \(answer) (you can change it until the time is up)"
                 return .send(

@@ -49,7 +49,7 @@ enum Screen {
         // The host's keys take two lines on a narrow terminal rather than losing the last ones.
         case .host:
             var line = ""
-            for key in ConsoleState.hostKeys {
+            for key in ConsoleState.hostKeys(paused: state.projection?.paused == true) {
                 if !line.isEmpty, line.count + 2 + key.count > width {
                     lines.append(line)
                     line = ""
@@ -58,8 +58,11 @@ enum Screen {
             }
             lines.append(line)
         case .player:
+            // The brake is offered only when a pull could work.
             switch state.answerTarget {
             case .brake, .followup: lines.append("Type your answer, Enter sends · Ctrl-C leaves")
+            case nil where state.answerLocked: lines.append("Your answer is locked · Ctrl-C leaves")
+            case nil where state.projection?.paused == true: lines.append("The game is paused · Ctrl-C leaves")
             case nil: lines.append("Space or Enter pulls the brake · Ctrl-C leaves")
             }
         }
@@ -150,7 +153,7 @@ extension Page {
         }
         for result in followup.results ?? [] {
             let verdict = result.isCorrect ? "right, +\(result.pointsAwarded)" : "wrong"
-            add("  \(state.name(of: result.playerId)): \(result.answerText ?? "—") — \(verdict)")
+            add("  \(state.name(of: result.playerId)): \(result.answerText ?? "no answer") — \(verdict)")
         }
     }
 
