@@ -154,7 +154,7 @@ struct ScreenTests {
         #expect(lines.contains("Offline — reconnecting to the box…"))
     }
 
-    @Test("the ended session is said plainly")
+    @Test("the ended session is said plainly, its reason in words")
     func ended() {
         var state = Fixture.state(.tv, Fixture.projection(.scoreboard))
         state.receive(
@@ -162,7 +162,10 @@ struct ScreenTests {
                 sessionId: "s", serverTimeMs: Fixture.now, event: .sessionEnded(SessionEnded(reason: "host_ended"))),
             now: Fixture.now)
         let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
-        #expect(lines.contains { $0.contains("The session has ended (host_ended).") })
+        #expect(lines.contains { $0.contains("The session has ended: the host ended the game.") })
+        #expect(Screen.ended("expired") == "The session has ended: closed after a while without players.")
+        #expect(Screen.ended("ended") == "The session has ended.")
+        #expect(Screen.ended("something_new") == "The session has ended.")
     }
 
     @Test("long words (links) are cut into lines; paragraphs wrap at spaces")

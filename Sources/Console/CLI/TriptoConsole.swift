@@ -81,7 +81,7 @@ enum SeatRunner {
         case .left(let status):
             if status != 0 { throw ExitCode(status) }
         case .sessionEnded(let reason):
-            print("tripto-console: the session has ended (\(reason)).")
+            print("tripto-console: \(Screen.ended(reason))")
         case .turnedAway(let error):
             if kept { return false }
             throw fail(error, status: error.exitStatus)

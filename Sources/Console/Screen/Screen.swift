@@ -11,7 +11,7 @@ enum Screen {
         page.add(String(repeating: "─", count: page.width))
         if let reason = state.endedReason {
             page.add()
-            page.centered("The session has ended (\(reason)).")
+            page.centered(Self.ended(reason))
         } else if state.projection == nil {
             page.add()
             page.centered(state.link == .connecting ? "Connecting to the box…" : "Waiting for the box…")
@@ -23,6 +23,15 @@ enum Screen {
             }
         }
         return page.finished(footer: footer, height: height)
+    }
+
+    /// The session's end in words: the box's reason is a code (`host_ended`, `expired`, …).
+    static func ended(_ reason: String) -> String {
+        switch reason {
+        case "host_ended": "The session has ended: the host ended the game."
+        case "expired": "The session has ended: closed after a while without players."
+        default: "The session has ended."
+        }
     }
 
     static func header(_ state: ConsoleState, width: Int) -> String {
