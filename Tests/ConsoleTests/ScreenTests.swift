@@ -46,6 +46,40 @@ struct ScreenTests {
         #expect(text.contains("Player 1"))
     }
 
+    @Test(
+        "a TV without a host says how to get one (a kiosk's: that the game starts by itself), beside the QR or without it"
+    )
+    func tvHostNote() throws {
+        let noHost = Fixture.projection(.lobby) { $0["hasHost"] = false }
+        let kiosk = Fixture.projection(.lobby) {
+            $0["hasHost"] = false
+            var settings = $0["settings"] as! [String: Any]
+            settings["autoAdvance"] = true
+            $0["settings"] = settings
+        }
+        // Beside the QR (a wide side, so the note is on one line), and without it.
+        let note = "No host yet — join as host with the code ABC234."
+        let wide = Screen.render(Fixture.state(.tv, noHost), width: 120, height: 40, now: Fixture.now)
+        #expect(wide.contains { $0.contains("▀") && $0.hasSuffix(note) }, "\(wide)")
+        let small = Screen.render(Fixture.state(.tv, noHost), width: 40, height: 12, now: Fixture.now)
+        #expect(small.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(note))
+        for projection in [Fixture.projection(.lobby), kiosk] {
+            for (width, height) in [(120, 40), (40, 12)] {
+                let text = Screen.render(Fixture.state(.tv, projection), width: width, height: height, now: Fixture.now)
+                #expect(!text.joined().contains("No host yet"))
+            }
+        }
+        let kioskScreen = Screen.render(Fixture.state(.tv, kiosk), width: 120, height: 40, now: Fixture.now)
+        #expect(
+            kioskScreen.contains { $0.hasSuffix("The game starts by itself shortly after the first player joins.") })
+        // At 80×24 the note takes lines of its own beside the QR, which stays whole.
+        let drawn = try QRCode(Fixture.joinUrl, correction: .low).terminalLines(quietZone: 2)
+        for projection in [noHost, kiosk] {
+            let lines = Screen.render(Fixture.state(.tv, projection), width: 80, height: 24, now: Fixture.now)
+            #expect(lines[2..<(2 + drawn.count)].map { String($0.prefix(drawn[0].count)) } == drawn)
+        }
+    }
+
     @Test("a terminal too small for the QR shows the link and code instead of a broken code")
     func smallTerminal() {
         let state = Fixture.state(.tv, Fixture.projection(.lobby))

@@ -20,6 +20,14 @@ enum TVScreen {
         }
     }
 
+    /// Who starts the game, when it is not a host who is there (as the web TV says it): a kiosk's
+    /// box starts it itself; otherwise someone must take the host seat first.
+    static func hostNote(_ projection: Projection) -> String? {
+        if projection.hasHost { return nil }
+        if projection.settings.autoAdvance { return "The game starts by itself shortly after the first player joins." }
+        return "No host yet — join as host with the code \(projection.joinCode)."
+    }
+
     /// The join QR on the left, the code, the link and the players on the right; the link alone when
     /// the terminal is too small for the code to be drawn whole.
     static func lobby(_ state: ConsoleState, into page: inout Page) {
@@ -33,6 +41,7 @@ enum TVScreen {
             page.wrap(url, indent: 2)
             page.add()
             page.centered("Code: \(projection.joinCode)")
+            if let note = hostNote(projection) { page.wrap(note) }
             page.add("(make the terminal larger to show the QR code)")
             page.add()
             page.players(projection)
@@ -41,6 +50,7 @@ enum TVScreen {
         var right: [String] = ["Scan to join, or open", ""]
         right += Page.wrap(url, width: side)
         right += ["", "Code: \(projection.joinCode)", ""]
+        if let note = hostNote(projection) { right += Page.wrap(note, width: side) + [""] }
         var players = Page(width: side, height: max(1, qr.count - right.count))
         players.players(projection)
         right += players.lines
