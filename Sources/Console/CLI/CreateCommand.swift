@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 
 /// `tripto-console create --as host|tv`: a new session, with this terminal in its first seat.
 struct CreateCommand: AsyncParsableCommand {
@@ -10,12 +11,15 @@ struct CreateCommand: AsyncParsableCommand {
 
     @OptionGroup var box: BoxOptions
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("host or tv.", valueName: "role"))
-    var role: SeatRole = .host
+    /// A session is created by its host or its TV; players join one.
+    enum CreatorRole: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case host, tv
 
-    func validate() throws {
-        guard role != .player else { throw ValidationError("a session is created by a host or a TV; players join") }
+        var role: Role { self == .host ? .host : .tv }
     }
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("host or tv (players join a session).", valueName: "role"))
+    var role: CreatorRole = .host
 
     func run() async throws {
         try SeatRunner.requireTerminal()

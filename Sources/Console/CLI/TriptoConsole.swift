@@ -9,6 +9,10 @@ import Synchronization
 
 @main
 struct TriptoConsole: AsyncParsableCommand {
+    /// The console is released with the box, under tripto's version (`Tripto.version`, which lives in
+    /// the box's executable, not in Core); a test checks that `--version` says the same for both.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "tripto-console",
         abstract: "Play Tripto from a terminal: as a player, as the host, or as the TV.",
@@ -17,6 +21,7 @@ struct TriptoConsole: AsyncParsableCommand {
             found on the LAN by mDNS (a single box is used without asking). Full screen, plain ANSI: works \
             in 80×24 and larger, on a Linux tty, in tmux and over ssh. Ctrl-C always leaves.
             """,
+        version: version,
         subcommands: [DiscoverCommand.self, CreateCommand.self, JoinCommand.self, KioskCommand.self]
     )
 }
