@@ -179,6 +179,24 @@ struct ScreenTests {
         #expect(lines.contains("  Player 2: no answer — wrong"), "\(lines)")
     }
 
+    @Test("the host's players are numbered in the lobby, and after x the numbered list comes first, whatever the clue")
+    func hostPlayersNumbered() {
+        let lobby = Screen.render(
+            Fixture.state(.host, Fixture.projection(.lobby)), width: 80, height: 24, now: Fixture.now)
+        #expect(lobby.contains("  1. Player 1  10 p"), "\(lobby)")
+        let busy = Fixture.projection(.pausedForBrake, players: 9) {
+            $0["round"] = ["index": 1, "total": 3, "destination": ["name": "Visby", "country": "Sverige"]]
+            $0["brake"] = ["brakeOwnerPlayerId": "p_8", "levelPoints": 8, "deadlineServerMs": Fixture.now + 9000]
+            $0["lockedAnswers"] = (0..<8).map {
+                ["playerId": "p_\($0)", "lockedAtLevelPoints": 8, "answerText": "Visby"]
+            }
+        }
+        var state = Fixture.state(.host, busy)
+        _ = state.press(.character("x"))
+        let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
+        for number in 1...9 { #expect(lines.contains { $0.hasPrefix("  \(number). Player \(number) ") }, "\(lines)") }
+    }
+
     @Test("offline is shown in the title and above the help line")
     func offline() {
         var state = Fixture.state(.player, Fixture.projection(.lobby))

@@ -1,9 +1,16 @@
 import Core
 
-/// The host's pro view: the destination and every answer as they come, and the controls.
+/// The host's pro view: the destination and every answer as they come, the players numbered (in the
+/// lobby, and after `x` to kick one), and the controls.
 enum HostScreen {
     static func body(_ state: ConsoleState, into page: inout Page, now: Int64) {
         guard let projection = state.projection else { return }
+        // Kicking takes a player's number: the numbered list comes first, never cut off by a long
+        // clue or many locked answers below it.
+        if state.hostMode == .kick {
+            page.players(projection, numbered: true)
+            return
+        }
         if let destination = projection.round?.destination {
             page.add("Destination: \(destination.name), \(destination.country)")
         }
@@ -27,10 +34,6 @@ enum HostScreen {
             page.finale(state)
             page.add()
             page.add("Press t to play again with the same players.")
-        }
-        if state.hostMode == .kick {
-            page.add()
-            page.players(projection, numbered: true)
         }
     }
 }
