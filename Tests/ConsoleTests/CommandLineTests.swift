@@ -15,6 +15,15 @@ struct CommandLineTests {
         #expect(!tripto.isEmpty)
     }
 
+    @Test("kiosk refuses an address that is not http(s) as a usage error, rather than waiting for it forever")
+    func kioskBadURL() {
+        #expect {
+            try Self.console("kiosk", "--url", "127.0.0.1:8080")
+        } throws: { error in
+            "\(error)".contains("Not a box address: 127.0.0.1:8080 (expected http://HOST:PORT)")
+        }
+    }
+
     @Test("create offers only host and tv, and refuses player as a usage error")
     func createRoles() throws {
         // As one line: the help is wrapped to the terminal's width.

@@ -10,7 +10,8 @@ struct JoinCommand: AsyncParsableCommand {
             HOST: \(ConsoleState.hostHelp). TV: shows the join QR code, the clues and the scores. \
             The seat is kept (in $XDG_STATE_HOME/tripto-console, by default ~/.local/state): the same \
             command takes it again after the console was closed, with its points. \
-            Exits with status 2 and a message if the code is unknown or the seat is taken.
+            Exits with status 2 and a message if the code is unknown or the seat is taken. A player who \
+            joins while a game without a host (a --kiosk box's) is finishing waits for its next lobby.
             """
     )
 
