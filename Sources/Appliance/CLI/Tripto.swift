@@ -3,7 +3,7 @@ import Core
 
 @main
 struct Tripto: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = triptoVersion
 
     static let configuration = CommandConfiguration(
         commandName: "tripto",

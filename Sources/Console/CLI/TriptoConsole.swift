@@ -9,9 +9,8 @@ import Synchronization
 
 @main
 struct TriptoConsole: AsyncParsableCommand {
-    /// The console is released with the box, under tripto's version (`Tripto.version`, which lives in
-    /// the box's executable, not in Core); a test checks that `--version` says the same for both.
-    static let version = "0.1.0"
+    /// The console is released with the box, under the same version.
+    static let version = triptoVersion
 
     static let configuration = CommandConfiguration(
         commandName: "tripto-console",
