@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 
 @testable import Console
@@ -128,6 +129,23 @@ struct ControlsTests {
         state.receive(Fixture.snapshot(next), now: Fixture.now)
         #expect(state.input.isEmpty)
         #expect(state.answerTarget == .followup(index: 2))
+    }
+
+    @Test(
+        "a refused pull says why: during a clue not_allowed is a clue that moved on, or the player's own brake that ran out"
+    )
+    func refusedPulls() {
+        var state = Fixture.state(.player, Fixture.projection(.clueLevel))
+        func refused(_ reason: String) -> String? {
+            let text =
+                #"{"type":"BRAKE_REJECTED","sessionId":"abcdefghijklmnop","serverTimeMs":1,"payload":{"reason":"\#(reason)"}}"#
+            state.receive(try! JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)), now: Fixture.now)
+            return state.notice
+        }
+        #expect(refused("not_allowed") == "Not on this clue: it just changed, or your brake ran out on it")
+        #expect(refused("already_paused") == "Too late: the brake is already pulled")
+        state.receive(Fixture.snapshot(Fixture.projection(.revealDestination) { $0["version"] = 9 }), now: Fixture.now)
+        #expect(refused("not_allowed") == "The brake works only while a clue is showing")
     }
 
     @Test("the host has one key per command")

@@ -87,7 +87,11 @@ struct ConsoleState: Sendable {
             link = .online
             adopt(projection)
         case .brakeRejected(let rejection):
-            notice = Self.explain(rejection.reason)
+            // During a clue, not_allowed: the pull named a clue that has moved on, or this player's
+            // own brake ran out on this one.
+            notice =
+                rejection.reason == .notAllowed && projection?.phase == .clueLevel
+                ? "Not on this clue: it just changed, or your brake ran out on it" : Self.explain(rejection.reason)
         case .error(let error):
             notice = "\(error.code): \(error.message)"
         case .sessionEnded(let ended):

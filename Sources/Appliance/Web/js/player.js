@@ -182,7 +182,9 @@ function onmessage(message) {
       break;
     case "BRAKE_REJECTED":
       brakePending = false;
-      toast(t(`brake.rejected.${p.reason}`));
+      // not_allowed during a clue: the pull named a clue that has moved on, or this player's own brake
+      // ran out on this one (docs/protocol.md).
+      toast(t(p.reason === "not_allowed" && snap?.phase === "CLUE_LEVEL" ? "brake.rejected.notThisClue" : `brake.rejected.${p.reason}`));
       break;
     case "ERROR":
       toast(p.code === "INVALID_PHASE" && snap?.paused ? t("game.pausedWait") : errorMessage(p));
