@@ -144,6 +144,7 @@ struct ErrorCodeTests {
         #expect(statuses.suffix(2).allSatisfy { $0 == 429 })
         // No code at all is a malformed call, not a miss.
         #expect(try await http.get("/v1/sessions/lookup").error == "BAD_REQUEST")
+        #expect(try await http.get("/v1/sessions/lookup?joinCode=").error == "BAD_REQUEST")
         let limited = try await http.get("/v1/sessions/lookup?joinCode=ABCDEF")
         #expect(limited.error == "RATE_LIMITED")
         #expect((1...60).contains(Int(limited.headers["retry-after"] ?? "") ?? 0), "\(limited.headers)")

@@ -5,13 +5,14 @@ import Testing
 /// and without touching a box that already runs.
 @Suite("Starting the box", .serialized)
 struct StartupTests {
-    /// What `tripto serve` printed as it gave up ("" if it started, which these tests do not expect).
+    /// What `tripto serve` printed as it gave up ("" if it started and ran its 20 s, which these
+    /// tests do not expect).
     private func refusal(_ arguments: [String]) async throws -> String {
         do {
             try await Shell.run(
-                PackCommandTests.binary.path,
-                ["serve", "--no-qr", "--no-mdns", "--no-audio", "--packs", BoxProcess.repositoryRoot.path + "/packs"]
-                    + arguments)
+                "/usr/bin/timeout",
+                ["20", PackCommandTests.binary.path, "serve", "--no-qr", "--no-mdns", "--no-audio", "--packs"]
+                    + [BoxProcess.repositoryRoot.path + "/packs"] + arguments)
             return ""
         } catch HarnessError.unexpected(let text) {
             return text

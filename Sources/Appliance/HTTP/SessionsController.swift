@@ -19,7 +19,7 @@ struct SessionsController: Sendable {
             try await lookup(code: context.parameters.get("code")?.removingPercentEncoding ?? "", context)
         }
         router.get("/v1/sessions/lookup") { request, context in
-            guard let code = request.uri.queryParameters.get("joinCode") else {
+            guard let code = request.uri.queryParameters.get("joinCode"), !code.isEmpty else {
                 throw BoxError.badRequest("Give the game's code as ?joinCode=")
             }
             return try await lookup(code: code, context)

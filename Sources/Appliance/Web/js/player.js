@@ -62,16 +62,18 @@ function nameScreen() {
   const counter = h("span", { class: "help", "aria-hidden": "true" });
   const error = h("p", { class: "error-text", role: "alert", id: "name-error" });
   const submit = h("button", { class: "primary block", id: "name-submit", type: "submit" }, t("name.join"));
-  const sync = () => {
-    // The box counts a name's characters as people see them (a family emoji is one): so does the
-    // field, and it never cuts one in half (maxlength would count UTF-16 units).
-    const characters = graphemes(input.value);
-    if (characters.length > 20) input.value = characters.slice(0, 20).join("");
+  const sync = (event) => {
+    // The box counts a name's characters as people see them (a family emoji is one), after leading
+    // spaces: so does the field, and it never cuts one in half (maxlength would count UTF-16 units),
+    // nor a character an input method is still composing (it is cut when the composition ends).
+    const characters = graphemes(input.value.trimStart());
+    if (characters.length > 20 && !event?.isComposing) input.value = characters.slice(0, 20).join("");
     const name = input.value.trim();
     counter.textContent = `${graphemes(name).length}/20`;
     submit.disabled = name.length === 0;
   };
   input.addEventListener("input", sync);
+  input.addEventListener("compositionend", sync);
   sync();
   setTimeout(() => input.focus(), 0);
   return h(

@@ -22,7 +22,8 @@ const pendingCues = new Set();
 mountLanguagePicker(() => {
   stage.key = null;
   if (snap) render();
-  else start();
+  // A kiosk screen still looking for its seat goes on doing so, and redraws its message then.
+  else if (!kiosk) start();
 });
 
 /** The box's own screen in kiosk mode: the TV seat of the session the box runs by itself. */
