@@ -48,7 +48,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         case "NAME_TAKEN": "That name is taken in this session; choose another with --name."
         case "INVALID_NAME": "Not a usable name: \(message)"
         case "RATE_LIMITED": "Too many wrong codes; wait a minute and try again."
-        case "GAME_FINISHED": "This game has finished; join once the host has started a new one."
+        case "GAME_FINISHED": "This game has just finished, and no new one opened within 3 minutes."
         // Said in full by the box (a kiosk's seat that is the box's own).
         case "FORBIDDEN": message
         default: "\(message) (\(code))"

@@ -11,7 +11,7 @@ struct JoinCommand: AsyncParsableCommand {
             The seat is kept (in $XDG_STATE_HOME/tripto-console, by default ~/.local/state): the same \
             command takes it again after the console was closed, with its points. \
             Exits with status 2 and a message if the code is unknown or the seat is taken. A player who \
-            joins while a game without a host (a --kiosk box's) is finishing waits for its next lobby.
+            joins while a game is finishing waits, up to 3 minutes, for the next game's lobby.
             """
     )
 
@@ -52,30 +52,39 @@ struct JoinCommand: AsyncParsableCommand {
         }
     }
 
-    /// How long a player waits between two tries while a game without a host has just finished.
+    /// How long a player waits between two tries while a game has just finished, and for how long
+    /// in all: a --kiosk box opens its next lobby some 20–30 s after a game; a host may take longer.
     static let finishedRetry = Duration.seconds(2)
+    static let finishedWait = Duration.seconds(180)
 
     /// Takes a new seat. A player turned away because the game has just finished (409 GAME_FINISHED,
-    /// its final standings) waits for the next lobby when the game has no host: a --kiosk box (whose
-    /// games never have one) opens it by itself some 20–30 s later, under the same code. With a host,
-    /// only the host can start again, so the console leaves with the box's word.
+    /// its final standings) waits for the next lobby, which a --kiosk box opens by itself and a host
+    /// with `t`, under the same code; after `finishedWait` it leaves with the box's word. A box that
+    /// cannot be reached for a moment during that wait is tried again.
     private func takeSeat(_ api: BoxAPI) async throws(ConsoleError) -> Seat {
-        var told = false
+        /// The refusal being waited out, once there is one.
+        var waiting: ConsoleError?
+        let deadline = ContinuousClock.now + Self.finishedWait
         Leaving.install(nil)
         while true {
             do {
                 return try await api.join(code: code, as: role.role, name: name)
             } catch .refused(let refusal, let message) where refusal == "GAME_FINISHED" {
-                guard try await api.lookup(code: code).hasHost == false else {
-                    throw .refused(code: refusal, message: message)
-                }
-                if !told {
+                if waiting == nil {
                     print(
-                        "tripto-console: the game has just finished; joining as soon as the next one's lobby opens "
-                            + "(it opens by itself). Ctrl-C gives up.")
-                    told = true
+                        "tripto-console: the game has just finished; joining as soon as the next game's lobby opens "
+                            + "(waiting up to 3 minutes; Ctrl-C gives up).")
                 }
-                try? await Task.sleep(for: Self.finishedRetry)
+                waiting = .refused(code: refusal, message: message)
+            } catch .unreachable(_, _) where waiting != nil {
+                // The box out of reach for a moment while waiting: tried again with the rest.
+            }
+            guard let refusal = waiting else { continue }
+            guard ContinuousClock.now < deadline else { throw refusal }
+            do {
+                try await Task.sleep(for: Self.finishedRetry)
+            } catch {
+                throw refusal
             }
         }
     }

@@ -77,12 +77,13 @@ struct KioskCommand: AsyncParsableCommand {
             }
             said = nil
             let terminal = Terminal()
+            // Installed first: a signal while the terminal is being set up still puts it back.
+            Leaving.install(terminal)
             do {
                 try terminal.enter()
             } catch {
                 throw SeatRunner.fail(.notATerminal)
             }
-            Leaving.install(terminal)
             let outcome = await Play.run(seat: seat, api: api, terminal: terminal)
             terminal.restore()
             switch outcome {

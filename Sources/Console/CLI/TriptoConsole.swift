@@ -71,12 +71,13 @@ enum SeatRunner {
     @discardableResult
     static func play(_ seat: Seat, api: BoxAPI, store: SeatStore, kept: Bool = false) async throws -> Bool {
         let terminal = Terminal()
+        // Installed first: a signal while the terminal is being set up still puts it back.
+        Leaving.install(terminal)
         do {
             try terminal.enter()
         } catch {
             throw fail(.notATerminal)
         }
-        Leaving.install(terminal)
         let outcome = await Play.run(seat: seat, api: api, terminal: terminal)
         terminal.restore()
         // Anything but leaving means the box is done with the seat.

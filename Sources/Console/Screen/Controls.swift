@@ -48,7 +48,9 @@ extension ConsoleState {
             case .character(" "), .enter:
                 // The box would refuse either; said here as it is, not as "too late".
                 if projection?.paused == true {
-                    notice = "The game is paused: the brake works again once it resumes"
+                    notice =
+                        projection?.phase == .clueLevel
+                        ? "The game is paused: the brake works again once it resumes" : "The game is paused"
                     return nil
                 }
                 if answerLocked {
