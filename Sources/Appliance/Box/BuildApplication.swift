@@ -72,10 +72,8 @@ struct Box: Sendable {
             keepEndedDays: configuration.keepEndedDays)
         try await hub.restore(now: ServerClock.now())
         if let options = configuration.kiosk {
-            var request = options.settings
-            request.autoAdvance = true
             do {
-                _ = try environment.settings(from: request)
+                _ = try options.sessionSettings(in: environment)
             } catch {
                 throw CannotStart(description: "--kiosk-settings: \(error.message)")
             }

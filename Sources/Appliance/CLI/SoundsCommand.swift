@@ -22,15 +22,14 @@ struct ExportSounds: ParsableCommand {
     var folder: String
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+        if FileSystemErrors.isNotAFolder(folder) {
             throw Self.failure("\(folder) is a file, not a folder")
         }
         let library = SoundLibrary.compose()
         do {
             try library.write(to: URL(fileURLWithPath: folder))
         } catch {
-            throw Self.failure("cannot write the sounds into \(folder): \(Self.reason(error))")
+            throw Self.failure("cannot write the sounds into \(folder): \(FileSystemErrors.reason(error))")
         }
         for credit in library.credits {
             let seconds = String(format: "%.1f", Double(credit.durationMs) / 1000)
@@ -43,15 +42,5 @@ struct ExportSounds: ParsableCommand {
     private static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("tripto sounds export: \(message)\n".utf8))
         return .failure
-    }
-
-    /// What the system said, in its words ("No such file or directory"), not Foundation's dump.
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error {
-            let posix = underlying as NSError
-            if posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
-        }
-        return error.localizedDescription
     }
 }

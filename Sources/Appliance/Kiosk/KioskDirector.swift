@@ -23,6 +23,14 @@ struct KioskOptions: Sendable {
     /// few games): the log, replayed at every start of the box, stays the length of one group's
     /// evening rather than a month's.
     var renewAfterCommands = 300
+
+    /// The settings of a kiosk session: `settings`, with autoAdvance on. Checked at the start of the
+    /// box, so that settings it cannot use are said then, not met by the first guest.
+    func sessionSettings(in environment: RoomEnvironment) throws(BoxError) -> Settings {
+        var request = settings
+        request.autoAdvance = true
+        return try environment.settings(from: request)
+    }
 }
 
 /// The kiosk's seat: the session the box holds as its own TV, and the TV's token, so the box's own
@@ -167,9 +175,7 @@ actor KioskDirector: Service {
 
     private func open(now: Int64) async {
         do {
-            var request = options.settings
-            request.autoAdvance = true
-            let settings = try environment.settings(from: request)
+            let settings = try options.sessionSettings(in: environment)
             let created = try await hub.create(role: .tv, settings: settings, now: now)
             let next = KioskSeat(
                 sessionId: created.record.id, joinCode: created.record.joinCode, tvAuthToken: created.seat.token)

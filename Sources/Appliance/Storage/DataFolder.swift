@@ -11,14 +11,13 @@ final class DataFolder: Sendable {
 
     /// Makes the folder if need be and holds it; throws, in words, when it cannot.
     init(_ path: String) throws(CannotStart) {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+        if FileSystemErrors.isNotAFolder(path) {
             throw CannotStart(description: "the data folder \(path) is a file, not a folder: give another --data-dir")
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw CannotStart(description: "cannot make the data folder \(path): \(Self.reason(error))")
+            throw CannotStart(description: "cannot make the data folder \(path): \(FileSystemErrors.reason(error))")
         }
         let lockPath = (path as NSString).appendingPathComponent("tripto.lock")
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -50,14 +49,4 @@ final class DataFolder: Sendable {
     }
 
     deinit { close(lock) }
-
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        return error.localizedDescription
-    }
 }

@@ -66,18 +66,13 @@ struct BoxAPI: Sendable {
         return Seat(role: role, sessionId: created.sessionId, joinCode: created.joinCode, token: token)
     }
 
-    /// The session of `code` (`GET /v1/sessions/by-code`).
-    func lookup(code: String) async throws(ConsoleError) -> Found {
+    /// Finds the session of `code`, then takes the seat of `role` in it.
+    func join(code: String, as role: Role, name: String?) async throws(ConsoleError) -> Seat {
         let cleaned = code.uppercased().filter { $0 != " " && $0 != "-" }
         guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isLetter || $0.isNumber }) else {
             throw .refused(code: "SESSION_NOT_FOUND", message: "Session not found or expired")
         }
-        return try await call("GET", "/v1/sessions/by-code/\(cleaned)")
-    }
-
-    /// Finds the session of `code`, then takes the seat of `role` in it.
-    func join(code: String, as role: Role, name: String?) async throws(ConsoleError) -> Seat {
-        let found = try await lookup(code: code)
+        let found: Found = try await call("GET", "/v1/sessions/by-code/\(cleaned)")
         switch role {
         case .tv:
             let joined: TVSeat = try await call(

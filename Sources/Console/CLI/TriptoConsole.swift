@@ -89,17 +89,17 @@ enum SeatRunner {
             print("tripto-console: \(Screen.ended(reason))")
         case .turnedAway(let error):
             if kept { return false }
-            throw fail(error, status: error.exitStatus)
+            throw fail(error)
         case .closed(let error):
-            throw fail(error, status: error.exitStatus)
+            throw fail(error)
         }
         return true
     }
 
     /// Prints the error for a person and gives the exit status to leave with.
-    static func fail(_ error: ConsoleError, status: Int32? = nil) -> ExitCode {
+    static func fail(_ error: ConsoleError) -> ExitCode {
         FileHandle.standardError.write(Data("tripto-console: \(error.description)\n".utf8))
-        return ExitCode(status ?? error.exitStatus)
+        return ExitCode(error.exitStatus)
     }
 }
 

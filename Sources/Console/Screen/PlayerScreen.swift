@@ -10,10 +10,8 @@ enum PlayerScreen {
         page.add()
         switch projection.phase {
         case .lobby:
-            // A kiosk's game (autoAdvance, never a host) is started by the box once players are here.
-            let kiosk = !projection.hasHost && projection.settings.autoAdvance
             page.centered(
-                kiosk
+                projection.startsByItself
                     ? "You are in! The game starts by itself once players are here."
                     : "You are in! Waiting for the host to start.")
             page.add()

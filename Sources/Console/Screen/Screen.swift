@@ -197,3 +197,9 @@ extension Page {
         standings(results.standingsFull, you: state.playerId)
     }
 }
+
+extension Projection {
+    /// A kiosk's game (autoAdvance, never a host), which the box starts once players are here; the
+    /// web pages tell it the same way.
+    var startsByItself: Bool { !hasHost && settings.autoAdvance }
+}

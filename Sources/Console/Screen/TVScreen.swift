@@ -24,7 +24,7 @@ enum TVScreen {
     /// box starts it itself; otherwise someone must take the host seat first.
     static func hostNote(_ projection: Projection) -> String? {
         if projection.hasHost { return nil }
-        if projection.settings.autoAdvance { return "The game starts by itself shortly after the first player joins." }
+        if projection.startsByItself { return "The game starts by itself shortly after the first player joins." }
         return "No host yet — join as host with the code \(projection.joinCode)."
     }
 
