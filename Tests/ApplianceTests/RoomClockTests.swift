@@ -51,7 +51,7 @@ struct RoomClockTests {
             ($0["payload"] as? [String: Any])?["serverTimeMs"] as? Int
         }.map { Int64($0) - start }
         #expect(pongs.count == 3 && pongs[0] >= 50 && pongs[1] >= pongs[0] && pongs[2] >= 60, "\(pongs)")
-        await room.closeAll(code: 1001, reason: "test over")
+        await room.closeAll(.boxShuttingDown)
     }
 
     /// The messages written so far, once `done` says they are all there (within 5 s).

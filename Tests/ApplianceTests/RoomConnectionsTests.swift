@@ -12,7 +12,7 @@ struct RoomConnectionsTests {
         Connection(
             id: id, participantId: participant, role: role, takesPatches: true,
             socket: .init(
-                eventLoop: loop, write: { _, written in written.succeed() }, close: { _, _ in }, end: {}))
+                eventLoop: loop, write: { _, written in written.succeed() }, close: { _ in }, end: {}))
     }
 
     private static let audiences: [Audience] = [

@@ -26,7 +26,7 @@ struct SeatLimitsTests {
         #expect(written[1...].allSatisfy { $0.closes.withLock { $0.isEmpty } })
         #expect(
             await test.room.connectionsSnapshot.map(\.id).sorted() == ["socket-1", "socket-2", "socket-3", "socket-4"])
-        await test.room.closeAll(code: 1001, reason: "test over")
+        await test.room.closeAll(.boxShuttingDown)
     }
 
     @Test("a client that stops reading is dropped once 8 MB wait for it, before 512 messages do")
@@ -37,7 +37,7 @@ struct SeatLimitsTests {
         let unwritten = Mutex<[EventLoopPromise<Void>]>([])
         let socket = Connection.Socket(
             eventLoop: NIOSingletons.posixEventLoopGroup.next(),
-            write: { _, written in unwritten.withLock { $0.append(written) } }, close: { _, _ in },
+            write: { _, written in unwritten.withLock { $0.append(written) } }, close: { _ in },
             end: { ended.withLock { $0 = true } })
         defer { unwritten.withLock { $0.forEach { $0.fail(ChannelError.ioOnClosedChannel) } } }
         let connection = Connection(

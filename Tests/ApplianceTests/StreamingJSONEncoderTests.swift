@@ -59,7 +59,7 @@ struct StreamingJSONEncoderTests {
                 checked += 2
             }
         }
-        func run(_ command: Command, by actor: Actor = .box) throws {
+        func run(_ command: Command, by actor: Issuer = .box) throws {
             now += 1_500
             try check(try game.apply(command, by: actor, now: now))
         }

@@ -207,7 +207,7 @@ struct GameFlowTests {
             .kick(playerId: "p1"), .restart, .setMusicGain(gainDb: -10),
         ]
         for command in hostOnly {
-            for actor in [Actor.participant("p1"), .participant("tv-1"), .participant("stranger"), .box] {
+            for actor in [Issuer.participant("p1"), .participant("tv-1"), .participant("stranger"), .box] {
                 #expect(throws: GameError.forbidden("Only the host may do that")) {
                     try table.game.apply(command, by: actor, now: table.now)
                 }
@@ -217,7 +217,7 @@ struct GameFlowTests {
             .brakePull(), .brakeAnswer(answerText: "x"), .followupAnswer(index: 1, answerText: "x"), .leave,
         ]
         for command in playerOnly {
-            for actor in [Actor.participant("host-1"), .participant("tv-1"), .participant("stranger"), .box] {
+            for actor in [Issuer.participant("host-1"), .participant("tv-1"), .participant("stranger"), .box] {
                 #expect(throws: GameError.forbidden("Only players may do that")) {
                     try table.game.apply(command, by: actor, now: table.now)
                 }

@@ -24,7 +24,7 @@ struct MembershipTests {
         do {
             _ = try Game.validName(raw)
         } catch {
-            #expect(error.code == "INVALID_NAME")
+            #expect(error.code == .invalidName)
         }
     }
 

@@ -135,7 +135,7 @@ struct SecrecyPropertyTests {
         let players = ["p1", "p2", "p3", "p4"]
         let anyPlayer = players.randomElement(using: &random)!
         let choice = Int.random(in: 0..<100, using: &random)
-        func apply(_ command: Command, _ actor: Actor) -> [Effect] {
+        func apply(_ command: Command, _ actor: Issuer) -> [Effect] {
             (try? table.game.apply(command, by: actor, now: table.now)) ?? []
         }
         switch choice {

@@ -9,7 +9,7 @@ import Testing
 struct WholeGameTests {
     struct Entry: Codable, Equatable {
         var command: Command
-        var actor: Actor
+        var actor: Issuer
         var at: ServerTime
     }
 
@@ -32,7 +32,7 @@ struct WholeGameTests {
         var now: ServerTime = 1_700_000_000_000
         var log: [Entry] = []
 
-        func run(_ command: Command, _ actor: Actor) throws {
+        func run(_ command: Command, _ actor: Issuer) throws {
             let version = game.version
             _ = try game.apply(command, by: actor, now: now)
             if game.version > version { log.append(Entry(command: command, actor: actor, at: now)) }

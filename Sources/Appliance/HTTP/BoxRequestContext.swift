@@ -29,7 +29,7 @@ extension BoxError: HTTPResponseError {
     var status: HTTPResponse.Status { .init(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSON.response(["error": code, "message": message], status: status)
+        var response = try JSON.response(["error": code.rawValue, "message": message], status: status)
         if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
         return response
     }
@@ -49,7 +49,7 @@ extension Request {
             return try JSONDecoder().decode(T.self, from: data.isEmpty ? Data("{}".utf8) : data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.first?.stringValue == "settings" {
             throw BoxError(
-                status: 400, code: "INVALID_SETTINGS",
+                status: 400, code: .invalidSettings,
                 message:
                     "\(DecodingProblem.path(context.codingPath)) has a value the box does not know"
             )

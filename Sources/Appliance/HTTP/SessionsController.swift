@@ -146,7 +146,7 @@ struct SessionsController: Sendable {
         try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
         // The kiosk's game has no host: a guest who took the seat could pause it for the evening.
         if role == .host, await isKiosk(room) {
-            throw BoxError(status: 403, code: "FORBIDDEN", message: "This game runs by itself; join as a player")
+            throw BoxError(status: 403, code: .forbidden, message: "This game runs by itself; join as a player")
         }
         let seat = try await room.seat(role, name: body.name, now: now)
         return try JSON.response(
@@ -177,7 +177,7 @@ struct SessionsController: Sendable {
         // The code is on the venue's screen for everyone to read; the screen itself must stay the box's.
         if await isKiosk(room) {
             throw BoxError(
-                status: 403, code: "FORBIDDEN", message: "This game's screen is the box's own; join as a player")
+                status: 403, code: .forbidden, message: "This game's screen is the box's own; join as a player")
         }
         let seat = try await room.seat(.tv, name: nil, now: now)
         return try JSON.response(
@@ -215,7 +215,7 @@ struct SessionsController: Sendable {
             throw BoxError.unauthorized
         }
         guard participant.sessionId == room.id, await room.participantRole(participant.id) == .host else {
-            throw BoxError(status: 403, code: "FORBIDDEN", message: "Only this session's host may end it")
+            throw BoxError(status: 403, code: .forbidden, message: "Only this session's host may end it")
         }
         try await room.end(reason: "host_ended", by: .participant(participant.id), now: now)
         await hub.forget(room)
@@ -235,7 +235,7 @@ struct SessionsController: Sendable {
         let (room, _) = try await liveRoom(context, now: ServerClock.now())
         let clipId = context.parameters.get("clipId") ?? ""
         let missing = BoxError(
-            status: 404, code: "ASSET_NOT_FOUND", message: "No clip \(clipId) in this session's pack")
+            status: 404, code: .assetNotFound, message: "No clip \(clipId) in this session's pack")
         guard let path = await room.clipPath(clipId) else { throw missing }
         // Read on NIO's thread pool, in chunks: the event loop that serves the game's sockets goes on.
         let body: ResponseBody

@@ -135,9 +135,9 @@ struct SocketController: Sendable {
             switch text {
             case .whole(let text):
                 buffer.writeString(text)
-            case .spliced(let head, let you, let tail):
+            case .spliced(let head, let own, let tail):
                 buffer.writeString(head)
-                buffer.writeString(you)
+                buffer.writeString(own)
                 buffer.writeString(tail)
             }
         }
@@ -206,26 +206,26 @@ struct MessageReader {
         guard budget.spend(now: now) else {
             if now - lastWarning >= 1_000 {
                 lastWarning = now
-                reply("RATE_LIMITED", "Too many messages; slow down", now: now)
+                reply(.rateLimited, "Too many messages; slow down", now: now)
             }
             return nil
         }
         guard let text else {
-            reply("BAD_MESSAGE", "Send JSON text frames, not binary ones", now: now)
+            reply(.badMessage, "Send JSON text frames, not binary ones", now: now)
             return nil
         }
         do throws(ClientMessage.DecodeError) {
             return try ClientMessage.decode(Data(text.utf8))
         } catch {
             switch error {
-            case .badMessage(let reason): reply("BAD_MESSAGE", reason, now: now)
-            case .unknownType(let type): reply("UNKNOWN_MESSAGE", "Unknown message type \(type)", now: now)
+            case .badMessage(let reason): reply(.badMessage, reason, now: now)
+            case .unknownType(let type): reply(.unknownMessage, "Unknown message type \(type)", now: now)
             }
             return nil
         }
     }
 
-    private func reply(_ code: String, _ message: String, now: Int64) {
+    private func reply(_ code: ErrorCode, _ message: String, now: Int64) {
         connection.send(WireEncoder.error(code, message, sessionId: sessionId, now: now))
     }
 }

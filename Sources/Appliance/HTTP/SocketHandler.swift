@@ -104,7 +104,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         if event is ChannelShouldQuiesceEvent {
             // The box is stopping (`OpenSockets.closeAll`, or the HTTP server). The rooms have closed
             // their sockets already; this is for one still being admitted or waiting for its HELLO.
-            startClose(code: .goingAway, reason: "BOX_SHUTTING_DOWN")
+            startClose(.boxShuttingDown)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -173,9 +173,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         let socket = Connection.Socket(
             eventLoop: channel.eventLoop,
             write: { texts, written in bound.value.write(texts, written) },
-            close: { code, reason in
-                bound.value.startClose(code: WebSocketErrorCode(codeNumber: Int(code)), reason: reason)
-            },
+            close: { why in bound.value.startClose(why) },
             end: { channel.close(promise: nil) })
         let (controller, takesPatches) = (self.controller, self.takesPatches)
         Task {
@@ -201,12 +199,12 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             stage = .open(MessageReader(connection: connection, sessionId: room.id), inbox)
             for frame in waiting { read(frame) }
         case .ended(let sessionEnded):
-            settleThenClose(with: sessionEnded, code: .normalClosure, reason: "SESSION_ENDED")
+            settleThenClose(with: sessionEnded, .sessionEnded)
         case .revoked(let sessionId):
             let error = WireEncoder.error(
-                "UNAUTHORIZED", "This seat was taken away: kicked, left, or replaced", sessionId: sessionId,
+                .unauthorized, "This seat was taken away: kicked, left, or replaced", sessionId: sessionId,
                 now: ServerClock.now())
-            settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4001), reason: "REVOKED")
+            settleThenClose(with: error, .revoked)
         case .refused:
             refuse()
         }
@@ -221,11 +219,11 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// ERROR UNAUTHORIZED, then close 4001.
     private func refuse() {
         let error = WireEncoder.error(
-            "UNAUTHORIZED", "A valid auth token is needed", sessionId: "", now: ServerClock.now())
-        settleThenClose(with: error, code: WebSocketErrorCode(codeNumber: 4001), reason: "UNAUTHORIZED")
+            .unauthorized, "A valid auth token is needed", sessionId: "", now: ServerClock.now())
+        settleThenClose(with: error, .unauthorized)
     }
 
-    private func settleThenClose(with text: String, code: WebSocketErrorCode, reason: String) {
+    private func settleThenClose(with text: String, _ why: SocketClose) {
         guard let context else { return }
         stage = .done
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -234,11 +232,16 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard !handler.closeSent, let context = handler.context else { return }
             let data = context.channel.allocator.buffer(string: text)
             context.write(handler.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: data)), promise: nil)
-            handler.startClose(code: code, reason: reason)
+            handler.startClose(why)
         }
     }
 
     // MARK: Closing
+
+    /// The box's own close of a game socket, with the contract's code and reason.
+    private func startClose(_ why: SocketClose) {
+        startClose(code: WebSocketErrorCode(codeNumber: Int(why.code)), reason: why.reason)
+    }
 
     /// Sends a close frame, after everything written before it. The client's answer ends the
     /// socket; one that does not answer is cut off after `closeTimeout`.

@@ -57,7 +57,7 @@ struct WebPages: Sendable {
 
     private func page(_ path: String, _ request: Request) throws -> Response {
         guard let asset = assets[path] else {
-            throw BoxError(status: 404, code: "NOT_FOUND", message: "No such page on this box")
+            throw BoxError(status: 404, code: .notFound, message: "No such page on this box")
         }
         var headers: HTTPFields = [
             .contentType: asset.contentType, .eTag: asset.etag,

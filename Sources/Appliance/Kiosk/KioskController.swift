@@ -15,10 +15,10 @@ struct KioskController: Sendable {
         router.get("/v1/kiosk") { _, context in
             guard context.isFromTheBox else {
                 throw BoxError(
-                    status: 403, code: "FORBIDDEN", message: "The kiosk seat is only for the box's own screen")
+                    status: 403, code: .forbidden, message: "The kiosk seat is only for the box's own screen")
             }
             guard let seat = await director.currentSeat() else {
-                throw BoxError(status: 503, code: "STORAGE_UNAVAILABLE", message: "No kiosk session", retryable: true)
+                throw BoxError(status: 503, code: .storageUnavailable, message: "No kiosk session")
             }
             return try JSON.response(
                 Reply(sessionId: seat.sessionId, joinCode: seat.joinCode, tvAuthToken: seat.tvAuthToken))

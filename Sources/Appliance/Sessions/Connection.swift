@@ -12,7 +12,7 @@ import Synchronization
 final class Connection: Sendable {
     enum Outgoing: Sendable {
         case text(WireText)
-        case close(code: UInt16, reason: String)
+        case close(SocketClose)
     }
 
     /// How a connection reaches its socket.
@@ -22,7 +22,7 @@ final class Connection: Sendable {
         /// completes once the kernel has them all, or fails.
         let write: @Sendable (_ texts: [WireText], _ written: EventLoopPromise<Void>) -> Void
         /// On the event loop, after everything queued before it was written: the closing handshake.
-        let close: @Sendable (_ code: UInt16, _ reason: String) -> Void
+        let close: @Sendable (_ why: SocketClose) -> Void
         /// Ends the socket at once (the connection was dropped).
         let end: @Sendable () -> Void
     }
@@ -81,8 +81,8 @@ final class Connection: Sendable {
     @discardableResult
     func send(_ text: String) -> Delivery { deliver([.text(.whole(text))]) }
 
-    /// Sends what is queued, then a close frame with `code`.
-    func close(code: UInt16, reason: String) { deliver([.close(code: code, reason: reason)]) }
+    /// Sends what is queued, then a close frame for `why`.
+    func close(_ why: SocketClose) { deliver([.close(why)]) }
 
     /// Queues messages in order, all or none; they go out with one write. Nothing after a close is
     /// taken; too many waiting drops the connection.
@@ -159,7 +159,7 @@ final class Connection: Sendable {
             }
             socket.write(texts, written)
         }
-        if case .close(let code, let reason)? = close { socket.close(code, reason) }
+        if case .close(let why)? = close { socket.close(why) }
     }
 
     private static func bytes(of items: [Outgoing]) -> Int {

@@ -1,3 +1,4 @@
+import Core
 import Logging
 import Synchronization
 
@@ -12,7 +13,7 @@ import Synchronization
 final class Outbox: Sendable {
     enum Item: Sendable {
         case text(Connection, WireText)
-        case close(Connection, code: UInt16, reason: String)
+        case close(Connection, SocketClose)
     }
 
     private struct Held {
@@ -96,7 +97,7 @@ final class Outbox: Sendable {
             var dropped = Dropped()
             for held in state.held[state.heldStart...] {
                 if let origin = held.origin { dropped.origins.append(origin) }
-                for case .close(let connection, _, _) in held.items { dropped.closing.append(connection) }
+                for case .close(let connection, _) in held.items { dropped.closing.append(connection) }
             }
             state = State(saved: lastTicket, staleThrough: lastTicket)
             return dropped
@@ -112,7 +113,7 @@ final class Outbox: Sendable {
             let (connection, outgoing): (Connection, Connection.Outgoing) =
                 switch item {
                 case .text(let connection, let text): (connection, .text(text))
-                case .close(let connection, let code, let reason): (connection, .close(code: code, reason: reason))
+                case .close(let connection, let why): (connection, .close(why))
                 }
             let key = ObjectIdentifier(connection)
             if connections[key] == nil {

@@ -44,36 +44,33 @@ extension RoomEnvironment {
     }
 
     private func invalidSettings(_ message: String) -> BoxError {
-        BoxError(status: 400, code: "INVALID_SETTINGS", message: message)
+        BoxError(status: 400, code: .invalidSettings, message: message)
     }
 }
 
 /// Why the box refused a request: the contract's error code, an HTTP status for REST, a readable message.
 struct BoxError: Error, Sendable, Equatable {
     var httpStatus: Int
-    var code: String
+    var code: ErrorCode
     var message: String
-    var retryable = false
     /// For a 429: the seconds after which the same call can succeed (the `Retry-After` header).
     var retryAfterSeconds: Int?
 
     static func badRequest(_ message: String) -> BoxError {
-        BoxError(status: 400, code: "BAD_REQUEST", message: message)
+        BoxError(status: 400, code: .badRequest, message: message)
     }
     static let sessionNotFound = BoxError(
-        status: 404, code: "SESSION_NOT_FOUND", message: "Session not found or expired")
+        status: 404, code: .sessionNotFound, message: "Session not found or expired")
     static let invalidJoinToken = BoxError(
-        status: 403, code: "INVALID_JOIN_TOKEN", message: "The join link or code does not match this session")
-    static let unauthorized = BoxError(status: 401, code: "UNAUTHORIZED", message: "A valid token is needed")
+        status: 403, code: .invalidJoinToken, message: "The join link or code does not match this session")
+    static let unauthorized = BoxError(status: 401, code: .unauthorized, message: "A valid token is needed")
     static func rateLimited(_ message: String, retryAfter seconds: Int) -> BoxError {
-        var error = BoxError(status: 429, code: "RATE_LIMITED", message: message, retryable: true)
+        var error = BoxError(status: 429, code: .rateLimited, message: message)
         error.retryAfterSeconds = max(1, seconds)
         return error
     }
     static func storage(_ message: String) -> BoxError {
-        BoxError(
-            status: 503, code: "STORAGE_UNAVAILABLE", message: "The box could not save this: \(message)",
-            retryable: true)
+        BoxError(status: 503, code: .storageUnavailable, message: "The box could not save this: \(message)")
     }
 
     /// A refused game command, with the HTTP status the REST calls use for it.
@@ -89,12 +86,13 @@ struct BoxError: Error, Sendable, Equatable {
         self.init(status: status, code: error.code, message: error.description)
     }
 
-    init(status: Int, code: String, message: String, retryable: Bool = false) {
+    init(status: Int, code: ErrorCode, message: String) {
         httpStatus = status
         self.code = code
         self.message = message
-        self.retryable = retryable
     }
 
-    var payload: ErrorPayload { ErrorPayload(code: code, message: message, retryable: retryable) }
+    var retryable: Bool { code.isRetryable }
+
+    var payload: ErrorPayload { ErrorPayload(code, message: message) }
 }

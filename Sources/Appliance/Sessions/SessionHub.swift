@@ -127,7 +127,7 @@ actor SessionHub {
     /// Shutting down: every client is told the box is going away (close 1001); waits up to two
     /// seconds for the close frames to go out.
     func closeAllConnections() async {
-        for room in rooms.values { await room.closeAll(code: 1001, reason: "BOX_SHUTTING_DOWN") }
+        for room in rooms.values { await room.closeAll(.boxShuttingDown) }
         for _ in 0..<40 {
             var open = false
             for room in rooms.values where await room.hasConnections { open = true }

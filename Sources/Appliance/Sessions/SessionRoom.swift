@@ -181,7 +181,7 @@ actor SessionRoom {
     }
 
     /// Ends the session (DELETE by the host); returns once that is saved.
-    func end(reason: String, by actor: Actor, now: Int64) async throws(BoxError) {
+    func end(reason: String, by actor: Issuer, now: Int64) async throws(BoxError) {
         let now = advance(now)
         try await run(.end(reason: reason), by: actor, now: now)?.wait()
     }
@@ -202,7 +202,7 @@ actor SessionRoom {
             let oldest = held.removeFirst()
             connections.remove(oldest.id)
             patchBases[oldest.id] = nil
-            outbox.post([.close(oldest, code: 1008, reason: "TOO_MANY_CONNECTIONS")], after: ticket)
+            outbox.post([.close(oldest, .tooManyConnections)], after: ticket)
         }
         idleSince = nil
         let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
@@ -284,12 +284,12 @@ actor SessionRoom {
         rollBackIfFailed()
         let now = advance(now)
         guard let connection = connections[connectionId] else { return }
-        let actor = Actor.participant(connection.participantId)
+        let actor = Issuer.participant(connection.participantId)
         let command: Command
         switch message {
         case .hello:
             sendError(
-                BoxError(status: 400, code: "BAD_MESSAGE", message: "Already authenticated"), to: connection, now: now)
+                BoxError(status: 400, code: .badMessage, message: "Already authenticated"), to: connection, now: now)
             return
         case .resumeSession:
             // Newer than the last generation, perhaps: the next one comes whole.
@@ -334,7 +334,7 @@ actor SessionRoom {
     }
 
     /// A kiosk's own start: returns once it is saved.
-    func startGame(by actor: Actor, now: Int64) async throws(BoxError) {
+    func startGame(by actor: Issuer, now: Int64) async throws(BoxError) {
         let now = advance(now)
         try await startGameNow(by: actor, now: now)?.wait()
     }
@@ -342,9 +342,9 @@ actor SessionRoom {
     /// HOST_START_GAME (or a kiosk's own start): the box draws this game's destinations, least
     /// recently played first.
     @discardableResult
-    private func startGameNow(by actor: Actor, now: Int64, origin: Connection? = nil) throws(BoxError) -> Save? {
+    private func startGameNow(by actor: Issuer, now: Int64, origin: Connection? = nil) throws(BoxError) -> Save? {
         guard let pack = environment.packs[game.settings.packId] else {
-            throw BoxError(status: 409, code: "INVALID_PHASE", message: "This session's pack is no longer on the box")
+            throw BoxError(status: 409, code: .invalidPhase, message: "This session's pack is no longer on the box")
         }
         let recent = (try? environment.database.recentlyPlayed(packId: pack.packId)) ?? []
         var generator = SystemRandomNumberGenerator()
@@ -376,7 +376,7 @@ actor SessionRoom {
     /// it is on disk (REST). `origin` is the connection that sent it, told if the save fails.
     @discardableResult
     private func run(
-        _ command: Command, by actor: Actor, now: Int64, origin: Connection? = nil,
+        _ command: Command, by actor: Issuer, now: Int64, origin: Connection? = nil,
         newParticipant: ParticipantRecord? = nil, played: [PlayedRecord] = [], newSession: SessionRecord? = nil
     ) throws(BoxError) -> Save? {
         // After a failed save the room goes back first, so that this command is applied to what is
@@ -428,7 +428,7 @@ actor SessionRoom {
         if !closing.isEmpty {
             // Those who go get the state they leave in first; then they are taken off.
             items += dueItems(now: now, snapshots: true) + closing
-            for case .close(let connection, _, _) in closing {
+            for case .close(let connection, _) in closing {
                 connections.remove(connection.id)
                 patchBases[connection.id] = nil
             }
@@ -474,7 +474,7 @@ actor SessionRoom {
         patchBases.removeAll()
         for connection in dropped.closing where connections[connection.id] == nil {
             // Its kick (or the session's end) was lost: it reconnects to the state on disk.
-            connection.close(code: 1011, reason: "STORAGE_UNAVAILABLE")
+            connection.close(.storageUnavailable)
         }
         var items: [Outbox.Item] = []
         for connection in dropped.origins where connections[connection.id] != nil {
@@ -528,17 +528,17 @@ actor SessionRoom {
     private func closing(_ effects: [Effect]) -> [Outbox.Item] {
         var items: [Outbox.Item] = []
         var closed = Set<String>()
-        func close(_ connection: Connection, code: UInt16, reason: String) {
-            if closed.insert(connection.id).inserted { items.append(.close(connection, code: code, reason: reason)) }
+        func close(_ connection: Connection, _ why: SocketClose) {
+            if closed.insert(connection.id).inserted { items.append(.close(connection, why)) }
         }
         for effect in effects {
             switch effect {
             case .revoke(let participant):
-                for connection in connections.of(participant) { close(connection, code: 4001, reason: "REVOKED") }
+                for connection in connections.of(participant) { close(connection, .revoked) }
             case .ended:
                 timer?.task.cancel()
                 timer = nil
-                for connection in connections.all { close(connection, code: 1000, reason: "SESSION_ENDED") }
+                for connection in connections.all { close(connection, .sessionEnded) }
             case .send:
                 break
             }
@@ -728,8 +728,8 @@ actor SessionRoom {
 
 extension SessionRoom {
     /// Closes every connection (box shutdown); the session itself stays live and resumes after a restart.
-    func closeAll(code: UInt16, reason: String) {
-        for connection in connectionsSnapshot { connection.close(code: code, reason: reason) }
+    func closeAll(_ why: SocketClose) {
+        for connection in connectionsSnapshot { connection.close(why) }
     }
 
     /// A command's save, for the callers that answer only once it is on disk.

@@ -9,8 +9,8 @@ enum WireEncoder {
     /// An ERROR, built here rather than in the caller: a message value is as large as its largest
     /// event (a whole projection), and in a socket's long-lived async function it would take that
     /// much of every socket's task memory.
-    static func error(_ code: String, _ message: String, sessionId: String, now: Int64) -> String {
-        let payload = ErrorPayload(code: code, message: message, retryable: code == "RATE_LIMITED")
+    static func error(_ code: ErrorCode, _ message: String, sessionId: String, now: Int64) -> String {
+        let payload = ErrorPayload(code, message: message)
         return text(ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .error(payload)))
     }
 

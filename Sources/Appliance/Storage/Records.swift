@@ -49,7 +49,7 @@ struct CommandRecord: Codable, Equatable, FetchableRecord, PersistableRecord, Se
     var sessionId: String
     var seq: Int
     var at: Int64
-    var actor: Actor
+    var actor: Issuer
     var command: Command
 }
 

@@ -70,7 +70,7 @@ struct BoxAPI: Sendable {
     func join(code: String, as role: Role, name: String?) async throws(ConsoleError) -> Seat {
         let cleaned = code.uppercased().filter { $0 != " " && $0 != "-" }
         guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isLetter || $0.isNumber }) else {
-            throw .refused(code: "SESSION_NOT_FOUND", message: "Session not found or expired")
+            throw .refused(code: ErrorCode.sessionNotFound.rawValue, message: "Session not found or expired")
         }
         let found: Found = try await call("GET", "/v1/sessions/by-code/\(cleaned)")
         switch role {
@@ -95,7 +95,7 @@ struct BoxAPI: Sendable {
         do {
             let found: Found = try await call("GET", "/v1/sessions/by-code/\(seat.joinCode)")
             return found.sessionId == seat.sessionId
-        } catch .refused(let code, _) where code == "SESSION_NOT_FOUND" {
+        } catch .refused(let code, _) where code == ErrorCode.sessionNotFound.rawValue {
             return false
         } catch {
             return nil

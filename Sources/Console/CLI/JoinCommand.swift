@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 
 /// `tripto-console join CODE --as player|host|tv [--name NAME]`.
 struct JoinCommand: AsyncParsableCommand {
@@ -69,7 +70,7 @@ struct JoinCommand: AsyncParsableCommand {
         while true {
             do {
                 return try await api.join(code: code, as: role.role, name: name)
-            } catch .refused(let refusal, let message) where refusal == "GAME_FINISHED" {
+            } catch .refused(let refusal, let message) where refusal == ErrorCode.gameFinished.rawValue {
                 if waiting == nil {
                     print(
                         "tripto-console: the game has just finished; joining as soon as the next game's lobby opens "

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 
 /// `tripto-console kiosk`: the TV of a `tripto serve --kiosk` box on the box's own screen, session
@@ -40,12 +41,12 @@ struct KioskCommand: AsyncParsableCommand {
         case .answered(_, status: 404):
             return .retry(
                 "this box is not running --kiosk (start it with tripto serve --kiosk); asking again every 2 s…")
-        case .refused(code: "STORAGE_UNAVAILABLE", _):
+        case .refused(code: ErrorCode.storageUnavailable.rawValue, _):
             return .retry("waiting for the box's kiosk session…")
-        case .refused(code: "FORBIDDEN", _):
+        case .refused(code: ErrorCode.forbidden.rawValue, _):
             return .leave(
                 .refused(
-                    code: "FORBIDDEN",
+                    code: ErrorCode.forbidden.rawValue,
                     message:
                         "The box at \(url) gives its kiosk seat only to its own screen (loopback): run tripto-console kiosk on the box itself, with --url http://127.0.0.1:PORT."
                 ))

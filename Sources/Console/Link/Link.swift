@@ -75,13 +75,14 @@ final class Link: Sendable {
                     }
                 }
                 closeCode = frame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }
-                revoked = frame?.reason == "REVOKED"
+                revoked = frame?.reason == SocketClose.revoked.reason
             } catch {
                 closeCode = nil
             }
             outbox.withLock { $0 = nil }
             writer.finish()
-            if let code = closeCode, code == 4001 || code == 1000 {
+            if let code = closeCode, code == Int(SocketClose.revoked.code) || code == Int(SocketClose.sessionEnded.code)
+            {
                 report.yield(.closed(code: code, revoked: revoked))
                 report.finish()
                 return

@@ -81,7 +81,7 @@ enum Play {
             case .link(.offline(let attempt)):
                 state.link = .offline(attempt: attempt)
             case .link(.closed(let code, let revoked)):
-                if code == 1000 || state.endedReason != nil {
+                if code == Int(SocketClose.sessionEnded.code) || state.endedReason != nil {
                     state.endedReason = state.endedReason ?? "ended"
                 } else {
                     let error = ConsoleError.closed(revoked: revoked)

@@ -33,7 +33,7 @@ public enum Phase: String, Codable, Sendable, CaseIterable {
 }
 
 /// Who issues a command: a participant through its connection, or the box itself (REST calls, timers).
-public enum Actor: Sendable, Equatable, Codable {
+public enum Issuer: Sendable, Equatable, Codable {
     case participant(ParticipantID)
     case box
 }

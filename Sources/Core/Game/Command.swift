@@ -41,18 +41,18 @@ public enum GameError: Error, Sendable, Equatable, CustomStringConvertible {
     case sessionEnded
 
     /// The contract's error code.
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .forbidden: "FORBIDDEN"
-        case .invalidPhase: "INVALID_PHASE"
-        case .invalidPayload: "BAD_MESSAGE"
-        case .invalidName: "INVALID_NAME"
-        case .nameTaken: "NAME_TAKEN"
-        case .sessionFull: "SESSION_FULL"
-        case .hostRoleTaken: "HOST_ROLE_TAKEN"
-        case .tvRoleTaken: "TV_ROLE_TAKEN"
-        case .gameFinished: "GAME_FINISHED"
-        case .sessionEnded: "SESSION_ENDED"
+        case .forbidden: .forbidden
+        case .invalidPhase: .invalidPhase
+        case .invalidPayload: .badMessage
+        case .invalidName: .invalidName
+        case .nameTaken: .nameTaken
+        case .sessionFull: .sessionFull
+        case .hostRoleTaken: .hostRoleTaken
+        case .tvRoleTaken: .tvRoleTaken
+        case .gameFinished: .gameFinished
+        case .sessionEnded: .sessionEnded
         }
     }
 

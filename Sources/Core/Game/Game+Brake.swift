@@ -5,7 +5,8 @@ extension Game {
     /// `levelPoints`, when the client sends it, is the clue the player saw: a pull that reaches the
     /// box after that clue has gone (its owner's answer moved the game on while it travelled) is
     /// refused, not won on a clue the player never saw.
-    mutating func brakePull(by player: ParticipantID, on levelPoints: Int?, now: ServerTime, into out: inout Outbox) {
+    mutating func brakePull(by player: ParticipantID, on levelPoints: Int?, now: ServerTime, into out: inout EffectList)
+    {
         if let reason = brakeRejection(for: player, on: levelPoints, now: now) {
             if reason != .rateLimited { lastBrakePull[player] = now }
             out.changesGame = false
@@ -51,7 +52,7 @@ extension Game {
     }
 
     mutating func brakeAnswer(
-        _ raw: String, by player: ParticipantID, now: ServerTime, into out: inout Outbox
+        _ raw: String, by player: ParticipantID, now: ServerTime, into out: inout EffectList
     ) throws(GameError) {
         guard phase == .pausedForBrake, let brake else { throw .invalidPhase("No brake is waiting for an answer") }
         guard brake.ownerId == player else { throw .forbidden("Only the player who pulled the brake may answer") }
@@ -71,7 +72,7 @@ extension Game {
     }
 
     /// The brake ends without an answer (timeout, owner left): the same level goes on, its timer too.
-    mutating func releaseBrake(now: ServerTime, into out: inout Outbox) {
+    mutating func releaseBrake(now: ServerTime, into out: inout EffectList) {
         guard let brake else { return }
         self.brake = nil
         timers.removeAll { $0.id == brake.timerId }

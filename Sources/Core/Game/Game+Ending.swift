@@ -1,6 +1,6 @@
 /// The scoreboard between destinations, the finale, restarting and ending.
 extension Game {
-    mutating func showScoreboard(now: ServerTime, into out: inout Outbox) {
+    mutating func showScoreboard(now: ServerTime, into out: inout EffectList) {
         leavePhase()
         phase = .scoreboard
         stopMusic(fadeOutMs: 800, into: &out)
@@ -13,7 +13,7 @@ extension Game {
     /// FINAL_RESULTS, on the blueprint's timeline (section 12.7): sting at t0, drumroll at 0.8 s,
     /// the winner with fanfare and confetti at 3.2 s, the finale bed under the standings from 5.5 s;
     /// ROUND_END after `finaleMs`.
-    mutating func showFinale(now: ServerTime, into out: inout Outbox) {
+    mutating func showFinale(now: ServerTime, into out: inout EffectList) {
         leavePhase()
         phase = .finalResults
         let full = standings
@@ -38,7 +38,7 @@ extension Game {
     /// the one under way when a pause cut it starts again at once (a resume: the pause's
     /// AUDIO_STOP called them all off). Each cue lasts until the next one begins; the fanfare and
     /// confetti until the bed.
-    func finaleCues(elapsed: Int64, now: ServerTime, into out: inout Outbox) {
+    func finaleCues(elapsed: Int64, now: ServerTime, into out: inout EffectList) {
         let steps: [(at: Int64, until: Int64, sfxId: String)] = [
             (0, 800, "sting_build"), (800, 3_200, "drumroll"), (3_200, Self.finaleBedDelayMs, "winner_fanfare"),
         ]
@@ -60,7 +60,7 @@ extension Game {
     }
 
     /// HOST_RESTART: back to the lobby with the same players, all at 0 points.
-    mutating func restart(now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func restart(now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard phase == .finalResults || phase == .roundEnd else {
             throw .invalidPhase("Restart is possible once the finale has started")
         }
@@ -78,7 +78,7 @@ extension Game {
         out.everyone(.lobbyUpdated(lobby(at: now)))
     }
 
-    mutating func end(reason: String, into out: inout Outbox) {
+    mutating func end(reason: String, into out: inout EffectList) {
         leavePhase()
         pausedSince = nil
         endedReason = reason

@@ -1,6 +1,6 @@
 /// Followup questions: everyone answers before the server's deadline; the last answer counts.
 extension Game {
-    mutating func startFollowup(_ index: Int, now: ServerTime, into out: inout Outbox) {
+    mutating func startFollowup(_ index: Int, now: ServerTime, into out: inout EffectList) {
         guard let current = round else { return }
         leavePhase()
         phase = .followupQuestion
@@ -32,7 +32,7 @@ extension Game {
     }
 
     /// FOLLOWUP_LOCKED then FOLLOWUP_RESULTS: answers are marked, +2 for each correct one.
-    mutating func closeFollowup(now: ServerTime, into out: inout Outbox) {
+    mutating func closeFollowup(now: ServerTime, into out: inout EffectList) {
         guard let followup = round?.followup, followup.isOpen else { return }
         leavePhase()
         let key = AnswerKey.followup(followup.question)

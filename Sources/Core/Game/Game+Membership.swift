@@ -17,8 +17,9 @@ extension Game {
         return name
     }
 
-    mutating func join(_ id: ParticipantID, name raw: String, now: ServerTime, into out: inout Outbox) throws(GameError)
-    {
+    mutating func join(
+        _ id: ParticipantID, name raw: String, now: ServerTime, into out: inout EffectList
+    ) throws(GameError) {
         guard phase != .finalResults && phase != .roundEnd else { throw .gameFinished }
         let name = try Self.validName(raw)
         guard role(of: id) == nil else { throw .invalidPayload("Participant \(id) is already in this session") }
@@ -31,19 +32,20 @@ extension Game {
         out.everyone(.lobbyUpdated(lobby(at: now)))
     }
 
-    mutating func claimHost(_ id: ParticipantID, now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func claimHost(_ id: ParticipantID, now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard !hasHost(at: now) else { throw .hostRoleTaken }
         try seat(id, at: \.hostId, now: now, into: &out)
     }
 
-    mutating func claimTv(_ id: ParticipantID, now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func claimTv(_ id: ParticipantID, now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard !hasTv else { throw .tvRoleTaken }
         try seat(id, at: \.tvId, now: now, into: &out)
     }
 
     /// Gives the host or TV seat to `id`; whoever held it loses it and its token.
     private mutating func seat(
-        _ id: ParticipantID, at holder: WritableKeyPath<Game, ParticipantID?>, now: ServerTime, into out: inout Outbox
+        _ id: ParticipantID, at holder: WritableKeyPath<Game, ParticipantID?>, now: ServerTime,
+        into out: inout EffectList
     ) throws(GameError) {
         guard role(of: id) == nil else { throw .invalidPayload("Participant \(id) is already in this session") }
         if let previous = self[keyPath: holder] {
@@ -55,8 +57,9 @@ extension Game {
         out.everyone(.lobbyUpdated(lobby(at: now)))
     }
 
-    mutating func removePlayer(_ id: ParticipantID, reason: PlayerLeft.Reason, now: ServerTime, into out: inout Outbox)
-    {
+    mutating func removePlayer(
+        _ id: ParticipantID, reason: PlayerLeft.Reason, now: ServerTime, into out: inout EffectList
+    ) {
         if brake?.ownerId == id { releaseBrake(now: now, into: &out) }
         players.removeAll { $0.id == id }
         presence[id] = nil

@@ -1,6 +1,6 @@
 /// Starting the game, the intro, the clue levels and the reveal.
 extension Game {
-    mutating func start(_ destinations: [Destination], now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func start(_ destinations: [Destination], now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard phase == .lobby else { throw .invalidPhase("The game has already started") }
         guard !players.isEmpty else { throw .invalidPhase("At least one player must join before the game starts") }
         guard (1...10).contains(destinations.count) else {
@@ -17,7 +17,7 @@ extension Game {
 
     /// PREPARING_ROUND → ROUND_INTRO. The content is already on the box, so preparing takes no time:
     /// the version moves past PREPARING_ROUND within the same command.
-    mutating func beginRound(_ index: Int, now: ServerTime, into out: inout Outbox) {
+    mutating func beginRound(_ index: Int, now: ServerTime, into out: inout EffectList) {
         leavePhase()
         phase = .preparingRound
         version += 1
@@ -35,7 +35,7 @@ extension Game {
         }
     }
 
-    mutating func showClue(_ levelIndex: Int, now: ServerTime, into out: inout Outbox) {
+    mutating func showClue(_ levelIndex: Int, now: ServerTime, into out: inout EffectList) {
         guard let current = round else { return }
         let destination = current.destination
         leavePhase()
@@ -58,7 +58,7 @@ extension Game {
         }
     }
 
-    mutating func nextClue(now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func nextClue(now: ServerTime, into out: inout EffectList) throws(GameError) {
         switch phase {
         case .roundIntro:
             showClue(0, now: now, into: &out)
@@ -70,7 +70,7 @@ extension Game {
     }
 
     /// To the next clue, or the reveal after the 2-point clue. An unanswered brake is released.
-    mutating func advanceLevel(now: ServerTime, into out: inout Outbox) {
+    mutating func advanceLevel(now: ServerTime, into out: inout EffectList) {
         let current = round?.levelIndex ?? -1
         if let destination = round?.destination, current + 1 < destination.clues.count {
             showClue(current + 1, now: now, into: &out)
@@ -80,7 +80,7 @@ extension Game {
     }
 
     /// HOST_NEXT: whatever comes next from here.
-    mutating func next(now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func next(now: ServerTime, into out: inout EffectList) throws(GameError) {
         switch phase {
         case .roundIntro, .clueLevel, .pausedForBrake:
             try nextClue(now: now, into: &out)
@@ -115,7 +115,7 @@ extension Game {
     }
 
     /// REVEAL_DESTINATION: the locked answers are marked and scored.
-    mutating func reveal(now: ServerTime, into out: inout Outbox) {
+    mutating func reveal(now: ServerTime, into out: inout EffectList) {
         guard var current = round else { return }
         leavePhase()
         phase = .revealDestination
@@ -153,13 +153,13 @@ extension Game {
         }
     }
 
-    mutating func setMusic(_ trackId: String, now: ServerTime, into out: inout Outbox) {
+    mutating func setMusic(_ trackId: String, now: ServerTime, into out: inout EffectList) {
         guard musicTrack != trackId else { return }
         musicTrack = trackId
         out.room(.musicSet(MusicSet(trackId: trackId, mode: "loop", startAtServerMs: now, gainDb: musicGainDb)))
     }
 
-    mutating func stopMusic(fadeOutMs: Int, into out: inout Outbox) {
+    mutating func stopMusic(fadeOutMs: Int, into out: inout EffectList) {
         guard musicTrack != nil else { return }
         musicTrack = nil
         out.room(.musicStop(MusicStop(fadeOutMs: fadeOutMs)))

@@ -3,7 +3,7 @@ extension Game {
     /// Starts a timer for the current phase and tells every client (TIMER_SYNC).
     @discardableResult
     mutating func arm(
-        _ purpose: GameTimer.Purpose, durationMs: Int64, now: ServerTime, into out: inout Outbox
+        _ purpose: GameTimer.Purpose, durationMs: Int64, now: ServerTime, into out: inout EffectList
     ) -> GameTimer {
         timerCount += 1
         var timer = GameTimer(
@@ -20,7 +20,7 @@ extension Game {
         brake = nil
     }
 
-    mutating func timerFired(_ timerId: String, now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func timerFired(_ timerId: String, now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard let timer = timers.first(where: { $0.id == timerId }) else {
             throw .invalidPhase("Timer \(timerId) is not running")
         }
@@ -42,7 +42,7 @@ extension Game {
         }
     }
 
-    mutating func pause(now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func pause(now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard pausedSince == nil else { throw .invalidPhase("The game is already paused") }
         switch phase {
         case .roundIntro, .clueLevel, .pausedForBrake, .revealDestination, .followupQuestion, .scoreboard,
@@ -57,7 +57,7 @@ extension Game {
         if musicTrack != nil { out.room(.musicStop(MusicStop(fadeOutMs: 300))) }
     }
 
-    mutating func resume(now: ServerTime, into out: inout Outbox) throws(GameError) {
+    mutating func resume(now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard pausedSince != nil else { throw .invalidPhase("The game is not paused") }
         pausedSince = nil
         for index in timers.indices where timers[index].release(.hostPause, at: now) {

@@ -52,10 +52,10 @@ public struct Game: Codable, Sendable, Equatable {
     public var isEnded: Bool { endedReason != nil }
 
     /// Applies one command. On error nothing changes. The box logs the command when `version` grew.
-    public mutating func apply(_ command: Command, by actor: Actor, now: ServerTime) throws(GameError) -> [Effect] {
+    public mutating func apply(_ command: Command, by actor: Issuer, now: ServerTime) throws(GameError) -> [Effect] {
         guard endedReason == nil else { throw .sessionEnded }
         var next = self
-        var out = Outbox()
+        var out = EffectList()
         try next.handle(command, by: actor, now: now, into: &out)
         if out.changesGame { next.version += 1 }
         self = next
@@ -63,7 +63,7 @@ public struct Game: Codable, Sendable, Equatable {
     }
 
     private mutating func handle(
-        _ command: Command, by actor: Actor, now: ServerTime, into out: inout Outbox
+        _ command: Command, by actor: Issuer, now: ServerTime, into out: inout EffectList
     ) throws(GameError) {
         switch command {
         case .join(let playerId, let name):
@@ -146,21 +146,21 @@ public struct Game: Codable, Sendable, Equatable {
         return nil
     }
 
-    private func requireBox(_ actor: Actor, _ what: String) throws(GameError) {
+    private func requireBox(_ actor: Issuer, _ what: String) throws(GameError) {
         guard actor == .box else { throw .forbidden("Only the box may \(what)") }
     }
 
-    private func requireHost(_ actor: Actor) throws(GameError) {
+    private func requireHost(_ actor: Issuer) throws(GameError) {
         guard case .participant(let id) = actor, id == hostId else { throw .forbidden("Only the host may do that") }
     }
 
     /// With `autoAdvance` (a kiosk) the box itself starts and restarts games where a host would.
-    private func requireHostOrKiosk(_ actor: Actor) throws(GameError) {
+    private func requireHostOrKiosk(_ actor: Issuer) throws(GameError) {
         if actor == .box, settings.autoAdvance { return }
         try requireHost(actor)
     }
 
-    private func requirePlayer(_ actor: Actor) throws(GameError) -> ParticipantID {
+    private func requirePlayer(_ actor: Issuer) throws(GameError) -> ParticipantID {
         guard case .participant(let id) = actor, role(of: id) == .player else {
             throw .forbidden("Only players may do that")
         }
@@ -217,7 +217,7 @@ public struct Game: Codable, Sendable, Equatable {
 }
 
 /// The effects of one command, collected in order.
-struct Outbox {
+struct EffectList {
     private(set) var effects: [Effect] = []
     /// False when the command changed nothing a client can see (a refused brake pull): the box does not log it.
     var changesGame = true

@@ -191,6 +191,14 @@ public struct ErrorPayload: Codable, Sendable, Equatable {
         self.message = message
         self.retryable = retryable
     }
+
+    /// An error the box sends; `retryable` as the code says.
+    public init(_ code: ErrorCode, message: String) {
+        self.init(code: code.rawValue, message: message, retryable: code.isRetryable)
+    }
+
+    /// The code as one of the contract's, or nil for one this client does not know.
+    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
 }
 
 public struct Welcome: Codable, Sendable, Equatable {

@@ -46,7 +46,7 @@ struct TestRoom {
                 written.texts.withLock { $0 += texts.map(\.string) }
                 done.succeed()
             },
-            close: { code, reason in written.closes.withLock { $0.append((code, reason)) } }, end: {})
+            close: { why in written.closes.withLock { $0.append((why.code, why.reason)) } }, end: {})
         return Connection(id: id, participantId: seat.participantId, role: .host, takesPatches: false, socket: socket)
     }
 }
