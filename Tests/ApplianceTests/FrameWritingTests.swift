@@ -38,9 +38,9 @@ struct FrameWritingTests {
     func several() throws {
         let texts: [WireText] = [
             .whole(#"{"type":"CLUE_PRESENT","text":"Här bor 1,3 miljoner människor 🚂"}"#),
-            .spliced(head: #"{"you":"#, you: String(repeating: "å", count: 200), tail: "}"),
+            .spliced(head: #"{"you":"#, own: String(repeating: "å", count: 200), tail: "}"),
             .whole(""),
-            .spliced(head: String(repeating: "é", count: 40_000), you: "", tail: "!"),
+            .spliced(head: String(repeating: "é", count: 40_000), own: "", tail: "!"),
         ]
         let buffer = SocketController.textFrames(texts, allocator: ByteBufferAllocator())
         let sizes = texts.map(\.utf8Count)

@@ -22,10 +22,8 @@ struct PlayerSnapshotTests {
             _ = game.setConnected("p\(n)", true, now: now)
         }
         func check() {
-            let shared = PlayerSnapshot(
-                ServerMessage(
-                    sessionId: "s1", serverTimeMs: now,
-                    event: .stateSnapshot(game.projection(for: .player, participant: nil, now: now))))
+            let shared = WireEncoder.playerSnapshot(
+                game.projection(for: .player, participant: nil, now: now), sessionId: "s1", now: now)
             for n in names.indices {
                 let whole = WireEncoder.text(
                     ServerMessage(

@@ -37,6 +37,11 @@ struct StreamingJSONEncoderTests {
         return a.isEqual(b) && ours.count == theirs.count
     }
 
+    /// The box's envelope (`WireEncoder`) is the one `ServerMessage` encodes, to the byte.
+    static func envelopeAgrees(_ message: ServerMessage) throws -> Bool {
+        WireEncoder.text(message) == String(decoding: try StreamingJSONEncoder.encode(message), as: UTF8.self)
+    }
+
     @Test("every event and every role's snapshot of a whole game encodes as JSONEncoder encodes it")
     func wholeGame() throws {
         var now: ServerTime = 1_700_000_000_000
@@ -48,13 +53,16 @@ struct StreamingJSONEncoderTests {
         var checked = 0
         func check(_ effects: [Effect]) throws {
             for case .send(let event, _) in effects {
-                #expect(try Self.same(ServerMessage(sessionId: "s1", serverTimeMs: now, event: event)), "\(event)")
+                let message = ServerMessage(sessionId: "s1", serverTimeMs: now, event: event)
+                #expect(try Self.same(message), "\(event)")
+                #expect(try Self.envelopeAgrees(message), "\(event)")
                 checked += 1
             }
             for (role, participant) in [(Role.host, "h"), (.tv, "t"), (.player, "p1"), (.player, "p2")] {
                 let projection = game.projection(for: role, participant: participant, now: now)
                 let message = ServerMessage(sessionId: "s1", serverTimeMs: now, event: .stateSnapshot(projection))
                 #expect(try Self.same(message), "\(role) snapshot in \(game.phase)")
+                #expect(try Self.envelopeAgrees(message), "\(role) snapshot in \(game.phase)")
                 #expect(try Self.same(game.you(participant)))
                 checked += 2
             }

@@ -28,11 +28,9 @@ actor SessionRoom {
     /// The last save handed to the journal; its messages wait in the outbox until it is on disk.
     private var ticket = 0
     private var connections = RoomConnections()
-    private var timer: (deadline: Deadline, task: Task<Void, Never>)?
-    /// How long to wait before firing a timer again after a save failed or the timer was refused,
-    /// and when that last happened (`retryTimerLater`).
-    private var timerRetryMs: Int64 = 0
-    private var lastFailureAt: Int64 = 0
+    private var timer = RoomTimer()
+    /// The task that sleeps until `timer`'s armed deadline.
+    private var timerTask: Task<Void, Never>?
     /// The room's time, which never goes back (`advance`): the box's clock plus `clockOffset`.
     private var clock: Int64
     /// How far the box's clock was behind the log's last command when the room was rebuilt.
@@ -50,18 +48,10 @@ actor SessionRoom {
     static let presenceWindow: Duration = .milliseconds(100)
     /// Sockets one participant may hold at once (`attach`).
     static let socketsPerSeat = 4
-    /// Each round of everyone's snapshots (`snapshots`) is a generation; these are the last one's
-    /// projections per role (the players' without `you`). A connection that takes patches and was
-    /// sent the last generation gets the next one as a STATE_PATCH from it (`patchBases`); any
-    /// other gets a whole STATE_SNAPSHOT.
-    private var generation = 0
-    private var lastProjections: [Role: Projection] = [:]
-    /// For connections that take patches: the generation each was last sent, and its `you` then.
-    private var patchBases: [String: (generation: Int, you: Projection.You?)] = [:]
+    private var fanOut = SnapshotFanOut()
     /// The save of the command that ended the session (`savedEnd`).
     private var endSave: Save?
-    /// Clip lengths already read, by file (`clipDuration`).
-    private var clipDurations: [String: Int64] = [:]
+    private var sound: RoomSound
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -77,6 +67,8 @@ actor SessionRoom {
         // A box started with its clock behind the log's last command (a board without a real-time
         // clock, after a power cut) goes on in the log's time, not back in it.
         clockOffset = max(0, (commands.last?.at ?? now) - now)
+        sound = RoomSound(
+            sessionId: record.id, packs: environment.packs, speaker: environment.speaker, clockOffset: clockOffset)
         let now = now + clockOffset
         var game = Self.replay(commands, of: record, environment: environment, logger: logger)
         game.resetPresence(now: now)
@@ -201,7 +193,7 @@ actor SessionRoom {
         while held.count > Self.socketsPerSeat {
             let oldest = held.removeFirst()
             connections.remove(oldest.id)
-            patchBases[oldest.id] = nil
+            fanOut.forget(oldest.id)
             outbox.post([.close(oldest, .tooManyConnections)], after: ticket)
         }
         idleSince = nil
@@ -229,7 +221,7 @@ actor SessionRoom {
     func detach(_ connectionId: String, now: Int64) {
         let now = advance(now)
         guard let connection = connections.remove(connectionId) else { return }
-        patchBases[connectionId] = nil
+        fanOut.forget(connectionId)
         if connections.isEmpty { idleSince = now }
         guard connections.of(connection.participantId).isEmpty else { return }
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
@@ -264,72 +256,35 @@ actor SessionRoom {
     }
 
     /// The pack file of a clip that has been played in this game.
-    func clipPath(_ clipId: String) -> String? {
-        game.packClip(for: clipId).flatMap { environment.packs.clipPath(packId: game.settings.packId, clipId: $0) }
-    }
-
-    /// A clip's length for its AUDIO_PLAY, read from its file's header once (the intro plays every
-    /// round). Kept by file, since a clip's name (`r1-clue-10`) means another destination's line in
-    /// the next game; a file not there yet (voices rendered while the box runs) is looked for again.
-    private func clipDuration(_ clipId: String) -> Int64? {
-        guard let path = clipPath(clipId) else { return nil }
-        if let known = clipDurations[path] { return known }
-        let duration = WAVDuration.milliseconds(ofFileAt: path)
-        clipDurations[path] = duration
-        return duration
-    }
+    func clipPath(_ clipId: String) -> String? { sound.clipPath(clipId, in: game) }
 
     /// A message from a connected client.
     func receive(_ message: ClientMessage, from connectionId: String, now: Int64) {
         rollBackIfFailed()
         let now = advance(now)
         guard let connection = connections[connectionId] else { return }
-        let actor = Issuer.participant(connection.participantId)
-        let command: Command
-        switch message {
-        case .hello:
-            sendError(
-                BoxError(status: 400, code: .badMessage, message: "Already authenticated"), to: connection, now: now)
-            return
-        case .resumeSession:
-            // Newer than the last generation, perhaps: the next one comes whole.
-            patchBases[connectionId] = nil
-            send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
-            return
-        case .ping(let ping):
-            // Says nothing of the game, so it need not wait behind the saves: the clock sync stays quick.
-            connection.send(encode(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), now: now))
-            return
-        case .hostStartGame:
-            guard game.role(of: connection.participantId) == .host else {
-                sendError(BoxError(.forbidden("Only the host may do that")), to: connection, now: now)
-                return
+        let sender = Issuer.participant(connection.participantId)
+        do throws(BoxError) {
+            switch message.handling {
+            case .alreadyAuthenticated:
+                throw BoxError(status: 400, code: .badMessage, message: "Already authenticated")
+            case .resume:
+                // Newer than the last generation, perhaps: the next one comes whole.
+                fanOut.forget(connectionId)
+                send(.stateSnapshot(view(for: connection, now: now)), to: connection, now: now)
+            case .ping(let ping):
+                // Says nothing of the game, so it need not wait behind the saves: the clock sync stays quick.
+                connection.send(encode(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), now: now))
+            case .startGame:
+                guard game.role(of: connection.participantId) == .host else {
+                    throw BoxError(.forbidden("Only the host may do that"))
+                }
+                try startGameNow(by: sender, now: now, origin: connection)
+            case .command(let command):
+                try run(command, by: sender, now: now, origin: connection)
             }
-            do {
-                try startGameNow(by: .participant(connection.participantId), now: now, origin: connection)
-            } catch {
-                sendError(error, to: connection, now: now)
-            }
-            return
-        case .hostNextClue: command = .nextClue
-        case .hostNext, .hostSkip: command = .next
-        case .hostForceReveal: command = .forceReveal
-        case .hostPause: command = .pause
-        case .hostResume: command = .resume
-        case .hostKick(let kick): command = .kick(playerId: kick.playerId)
-        case .hostEndSession: command = .end(reason: "host_ended")
-        case .hostRestart: command = .restart
-        case .musicGainSet(let gain): command = .setMusicGain(gainDb: gain.gainDb)
-        case .brakePull(let pull): command = .brakePull(levelPoints: pull.levelPoints)
-        case .brakeAnswerSubmit(let answer): command = .brakeAnswer(answerText: answer.answerText)
-        case .followupAnswerSubmit(let answer):
-            command = .followupAnswer(index: answer.index, answerText: answer.answerText)
-        case .playerLeave: command = .leave
-        }
-        do {
-            try run(command, by: actor, now: now, origin: connection)
         } catch {
-            sendError(error, to: connection, now: now)
+            send(.error(error.payload), to: connection, now: now)
         }
     }
 
@@ -430,7 +385,7 @@ actor SessionRoom {
             items += dueItems(now: now, snapshots: true) + closing
             for case .close(let connection, _) in closing {
                 connections.remove(connection.id)
-                patchBases[connection.id] = nil
+                fanOut.forget(connection.id)
             }
         } else if case .brakePull = command {
             // A brake's state goes out with its event, in the same write, rather than at the next
@@ -471,7 +426,7 @@ actor SessionRoom {
         }
         let dropped = outbox.reset(lastTicket: ticket)
         // Some of the snapshots and patches were dropped: nobody's base is known any more.
-        patchBases.removeAll()
+        fanOut.forgetAll()
         for connection in dropped.closing where connections[connection.id] == nil {
             // Its kick (or the session's end) was lost: it reconnects to the state on disk.
             connection.close(.storageUnavailable)
@@ -485,8 +440,8 @@ actor SessionRoom {
     }
 
     private func fire(_ deadline: Deadline) {
-        guard timer?.deadline == deadline else { return }
-        timer = nil
+        guard timer.fires(deadline) else { return }
+        timerTask = nil
         let now = max(advance(ServerClock.now()), deadline.at)
         clock = now
         do {
@@ -498,29 +453,28 @@ actor SessionRoom {
         }
     }
 
-    /// After a failed save or a refused timer: the timer fires again later rather than at once and
-    /// for ever, after 1 s, doubling while failures follow within a minute, up to every 30 s.
+    /// After a failed save or a refused timer: the timer fires again later (`RoomTimer.backOff`).
     private func retryTimerLater(now: Int64) {
-        timerRetryMs = now - lastFailureAt < 60_000 ? min(30_000, max(1_000, timerRetryMs * 2)) : 1_000
-        lastFailureAt = now
-        rescheduleTimer(notBefore: now + timerRetryMs)
+        rescheduleTimer(notBefore: timer.backOff(now: now))
     }
 
     private func rescheduleTimer(notBefore: Int64? = nil) {
-        let next = game.nextDeadline
-        guard next != timer?.deadline || notBefore != nil else { return }
-        timer?.task.cancel()
-        timer = nil
-        guard let next else { return }
-        let due = max(next.at, notBefore ?? next.at)
-        let offset = clockOffset
-        let task = Task { [weak self] in
-            let wait = due - (ServerClock.now() + offset)
-            if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
-            guard !Task.isCancelled else { return }
-            await self?.fire(next)
+        switch timer.plan(next: game.nextDeadline, notBefore: notBefore) {
+        case .keep:
+            return
+        case .cancel:
+            timerTask?.cancel()
+            timerTask = nil
+        case .arm(let deadline, let due):
+            timerTask?.cancel()
+            let offset = clockOffset
+            timerTask = Task { [weak self] in
+                let wait = due - (ServerClock.now() + offset)
+                if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
+                guard !Task.isCancelled else { return }
+                await self?.fire(deadline)
+            }
         }
-        timer = (next, task)
     }
 
     /// The closes of the connections that revoked participants and an ended session lose, each
@@ -536,8 +490,9 @@ actor SessionRoom {
             case .revoke(let participant):
                 for connection in connections.of(participant) { close(connection, .revoked) }
             case .ended:
-                timer?.task.cancel()
-                timer = nil
+                timerTask?.cancel()
+                timerTask = nil
+                timer.disarm()
                 for connection in connections.all { close(connection, .sessionEnded) }
             case .send:
                 break
@@ -596,23 +551,8 @@ actor SessionRoom {
     /// The effects' events as text for their recipients; sounds are started on the box's speaker.
     private func messages(for effects: [Effect], now: Int64) -> [Outbox.Item] {
         var items: [Outbox.Item] = []
-        for case .send(var event, let audience) in effects {
-            if case .audioPlay(var play) = event {
-                play.url = "/v1/sessions/\(id)/assets/\(play.clipId)"
-                play.durationMs = clipDuration(play.clipId)
-                event = .audioPlay(play)
-            }
-            if let speaker = environment.speaker, event.isSound {
-                let clip: String? = if case .audioPlay(let play) = event { clipPath(play.clipId) } else { nil }
-                if case .audioPlay(let play) = event, play.kind == .intro {
-                    // A round begins: its clips are read while the intro plays.
-                    let packId = game.settings.packId
-                    speaker.prepare(
-                        game.currentRoundPackClips.compactMap { environment.packs.clipPath(packId: packId, clipId: $0) }
-                    )
-                }
-                speaker.play(event, session: id, packId: game.settings.packId, clip: clip, clockOffset: clockOffset)
-            }
+        for case .send(let event, let audience) in effects {
+            let event = sound.prepare(event, in: game)
             let recipients = connections.recipients(of: audience)
             guard !recipients.isEmpty else { continue }
             let text = encode(event, now: now)
@@ -621,80 +561,14 @@ actor SessionRoom {
         return items
     }
 
-    /// Every connection's state after a change: a STATE_SNAPSHOT, or a STATE_PATCH from the last
-    /// generation for a connection that takes patches and has it. Host and TV each have one
-    /// projection; players share theirs but for `you` (`PlayerSnapshot`), and so their patches.
+    /// Every connection's state after a change (`SnapshotFanOut`).
     private func snapshots(now: Int64) -> [Outbox.Item] {
-        generation += 1
-        var projections: [Role: Projection] = [:]
-        var wholeTexts: [Role: WireText] = [:]
-        var patchTexts: [Role: PatchText] = [:]
-        var players: PlayerSnapshot?
-        var items: [Outbox.Item] = []
-        for connection in connections.all {
-            let role = connection.role
-            let projection: Projection
-            if let made = projections[role] {
-                projection = made
-            } else {
-                projection = view(for: role, participant: role == .player ? nil : connection.participantId, now: now)
-                projections[role] = projection
-            }
-            let you = role == .player ? game.you(connection.participantId) : nil
-            let text: WireText
-            if connection.takesPatches, let base = patchBases[connection.id], base.generation == generation - 1,
-                let old = lastProjections[role]
-            {
-                let patch =
-                    patchTexts[role]
-                    ?? {
-                        let made = patchParts(from: old, to: projection, now: now)
-                        patchTexts[role] = made
-                        return made
-                    }()
-                if let change = ProjectionPatch.you(from: base.you, to: you) {
-                    text = .spliced(head: patch.head, you: (patch.empty ? "" : ",") + change, tail: patch.tail)
-                } else {
-                    text = .whole(patch.whole)
-                }
-            } else if role == .player {
-                let snapshot = players ?? PlayerSnapshot(message(.stateSnapshot(projection), now: now))
-                players = snapshot
-                text = snapshot.text(for: you)
-            } else {
-                text = wholeTexts[role] ?? .whole(encode(.stateSnapshot(projection), now: now))
-                wholeTexts[role] = text
-            }
-            if connection.takesPatches { patchBases[connection.id] = (generation, you) }
-            items.append(.text(connection, text))
-        }
-        lastProjections = projections
-        return items
-    }
-
-    /// A STATE_PATCH's text, whole, and around the place of a player's own `you` operation (last).
-    private struct PatchText {
-        let head: String
-        let tail = "]}}"
-        /// No operations before `you`'s (so it needs no comma).
-        let empty: Bool
-        /// Without a `you` operation; made once for all the connections of a role.
-        let whole: String
-
-        init(head: String, empty: Bool) {
-            self.head = head
-            self.empty = empty
-            whole = head + tail
-        }
-    }
-
-    private func patchParts(from old: Projection, to new: Projection, now: Int64) -> PatchText {
-        let operations = ProjectionPatch(from: old, to: new).operations
-        let head =
-            #"{"type":"STATE_PATCH","sessionId":"# + WireEncoder.json(id) + #","serverTimeMs":\#(now)"#
-            + #","payload":{"version":\#(new.version),"baseVersion":\#(old.version),"ops":["#
-            + operations.joined(separator: ",")
-        return PatchText(head: head, empty: operations.isEmpty)
+        let recipients = Array(connections.all)
+        let texts = fanOut.texts(
+            for: recipients, sessionId: id, now: now,
+            projection: { role, participant in view(for: role, participant: participant, now: now) },
+            you: { game.you($0) })
+        return zip(recipients, texts).map { .text($0, $1) }
     }
 
     /// The connection's projection, with the join link at the box's current address.
@@ -713,10 +587,6 @@ actor SessionRoom {
         outbox.post([.text(connection, .whole(encode(event, now: now)))], after: ticket)
     }
 
-    private func sendError(_ error: BoxError, to connection: Connection, now: Int64) {
-        send(.error(error.payload), to: connection, now: now)
-    }
-
     private func encode(_ event: ServerEvent, now: Int64) -> String {
         WireEncoder.text(message(event, now: now))
     }
@@ -730,33 +600,5 @@ extension SessionRoom {
     /// Closes every connection (box shutdown); the session itself stays live and resumes after a restart.
     func closeAll(_ why: SocketClose) {
         for connection in connectionsSnapshot { connection.close(why) }
-    }
-
-    /// A command's save, for the callers that answer only once it is on disk.
-    final class Save: Sendable {
-        private let state = Mutex<
-            (result: Result<Void, BoxError>?, waiters: [CheckedContinuation<Result<Void, BoxError>, Never>])
-        >((nil, []))
-
-        func finish(_ result: Result<Void, BoxError>) {
-            let waiters = state.withLock { state in
-                state.result = result
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume(returning: result) }
-        }
-
-        /// Returns once the save is done; any number of callers may wait.
-        func wait() async throws(BoxError) {
-            let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, BoxError>, Never>) in
-                let done = state.withLock { state in
-                    if state.result == nil { state.waiters.append(waiter) }
-                    return state.result
-                }
-                if let done { waiter.resume(returning: done) }
-            }
-            try result.get()
-        }
     }
 }

@@ -1,3 +1,6 @@
+import Core
+import Foundation
+
 /// JSON for the wire, written straight into bytes as `Encodable` values describe themselves.
 ///
 /// Foundation's `JSONEncoder` first builds a tree of every value and then writes the tree; on a
@@ -7,9 +10,29 @@
 /// scripted games).
 enum StreamingJSONEncoder {
     static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-        let writer = JSONByteWriter()
+        try encode(value, after: "", locating: nil).bytes
+    }
+
+    /// `prefix` followed by `value`'s JSON, and where in those bytes the value of `key`, a member of
+    /// the object `value` encodes as, was written (nil if it has no such member). This is how the
+    /// box splices a player's own part into a text shared by every player without searching it.
+    static func encode<Value: Encodable>(
+        _ value: Value, after prefix: String, locating key: String?
+    ) throws -> (bytes: [UInt8], located: Range<Int>?) {
+        let writer = JSONByteWriter(prefix: prefix, locating: key)
         try writer.value(value)
-        return writer.bytes
+        return (writer.bytes, writer.located)
+    }
+}
+
+/// JSON text that is written as it is: a part encoded before (a patch operation), put into a
+/// larger message without being decoded and encoded again.
+struct JSONFragment: Encodable {
+    let text: String
+
+    /// For encoders other than `StreamingJSONEncoder`, which writes the text directly.
+    func encode(to encoder: any Encoder) throws {
+        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).encode(to: encoder)
     }
 }
 
@@ -19,7 +42,9 @@ enum StreamingJSONEncoder {
 private final class JSONByteWriter {
     private let output = UnsafeMutablePointer<JSONOutput>.allocate(capacity: 1)
 
-    init() { output.initialize(to: JSONOutput()) }
+    init(prefix: String, locating key: String?) {
+        output.initialize(to: JSONOutput(prefix: prefix, locating: key))
+    }
 
     deinit {
         output.deinitialize(count: 1)
@@ -27,6 +52,8 @@ private final class JSONByteWriter {
     }
 
     var bytes: [UInt8] { output.pointee.bytes }
+
+    var located: Range<Int>? { output.pointee.located }
 
     /// Writes one value. Containers its `encode(to:)` opened are closed when it returns.
     func value<Value: Encodable>(_ value: Value) throws {
@@ -44,6 +71,8 @@ private final class JSONByteWriter {
             try number(unsafeBitCast(value, to: Double.self))
         } else if Value.self == Float.self {
             try number(Double(unsafeBitCast(value, to: Float.self)))
+        } else if Value.self == JSONFragment.self {
+            literal(unsafeBitCast(value, to: JSONFragment.self).text)
         } else if let integer = Self.otherInteger(value) {
             literal(integer)
         } else {
@@ -95,8 +124,17 @@ private struct JSONOutput {
     var bytes: [UInt8] = []
     /// Open containers: whether each is an object, and whether it has a member yet.
     var open: [(isObject: Bool, isEmpty: Bool)] = []
+    /// The key of an outermost member whose value's place is recorded, where that value started
+    /// while it is being written, and its place once it is.
+    let locating: String?
+    var locatedStart: Int?
+    var located: Range<Int>?
 
-    init() { bytes.reserveCapacity(512) }
+    init(prefix: String, locating: String?) {
+        bytes.reserveCapacity(512)
+        bytes.append(contentsOf: prefix.utf8)
+        self.locating = locating
+    }
 
     /// Opens a container for the encoder at `level`, or finds the one it already opened there
     /// (a value may ask for its keyed container more than once).
@@ -115,6 +153,10 @@ private struct JSONOutput {
     /// writes the comma and, in an object, the key.
     mutating func member(of index: Int, key: String?) {
         close(to: index + 1)
+        if index == 0, let start = locatedStart {
+            located = start..<bytes.count
+            locatedStart = nil
+        }
         if open[index].isEmpty {
             open[index].isEmpty = false
         } else {
@@ -123,11 +165,16 @@ private struct JSONOutput {
         if let key {
             string(key)
             bytes.append(UInt8(ascii: ":"))
+            if index == 0, let locating, located == nil, key == locating { locatedStart = bytes.count }
         }
     }
 
     mutating func close(to depth: Int) {
         while open.count > depth {
+            if open.count == 1, let start = locatedStart {
+                located = start..<bytes.count
+                locatedStart = nil
+            }
             bytes.append(open.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }

@@ -64,37 +64,37 @@ public enum ServerEvent: Sendable, Equatable {
         }
     }
 
-    fileprivate func encodePayload(to container: inout KeyedEncodingContainer<ServerMessage.CodingKeys>) throws {
-        let key = ServerMessage.CodingKeys.payload
+    /// The event's payload: what goes under the envelope's `payload`.
+    public var payload: any Encodable & Sendable {
         switch self {
-        case .welcome(let payload): try container.encode(payload, forKey: key)
-        case .stateSnapshot(let payload): try container.encode(payload, forKey: key)
-        case .statePatch(let payload): try container.encode(payload, forKey: key)
-        case .pong(let payload): try container.encode(payload, forKey: key)
-        case .error(let payload): try container.encode(payload, forKey: key)
-        case .playerJoined(let payload): try container.encode(payload, forKey: key)
-        case .playerLeft(let payload): try container.encode(payload, forKey: key)
-        case .lobbyUpdated(let payload): try container.encode(payload, forKey: key)
-        case .cluePresent(let payload): try container.encode(payload, forKey: key)
-        case .brakeAccepted(let payload): try container.encode(payload, forKey: key)
-        case .brakeRejected(let payload): try container.encode(payload, forKey: key)
-        case .brakeAnswerLocked(let payload): try container.encode(payload, forKey: key)
-        case .destinationReveal(let payload): try container.encode(payload, forKey: key)
-        case .destinationResults(let payload): try container.encode(payload, forKey: key)
-        case .scoreboardUpdate(let payload): try container.encode(payload, forKey: key)
-        case .followupPresent(let payload): try container.encode(payload, forKey: key)
-        case .followupLocked(let payload): try container.encode(payload, forKey: key)
-        case .followupResults(let payload): try container.encode(payload, forKey: key)
-        case .finalResultsPresent(let payload): try container.encode(payload, forKey: key)
-        case .timerSync(let payload): try container.encode(payload, forKey: key)
-        case .audioPlay(let payload): try container.encode(payload, forKey: key)
-        case .audioStop(let payload): try container.encode(payload, forKey: key)
-        case .musicSet(let payload): try container.encode(payload, forKey: key)
-        case .musicStop(let payload): try container.encode(payload, forKey: key)
-        case .musicGainSet(let payload): try container.encode(payload, forKey: key)
-        case .sfxPlay(let payload): try container.encode(payload, forKey: key)
-        case .uiEffectTrigger(let payload): try container.encode(payload, forKey: key)
-        case .sessionEnded(let payload): try container.encode(payload, forKey: key)
+        case .welcome(let payload): payload
+        case .stateSnapshot(let payload): payload
+        case .statePatch(let payload): payload
+        case .pong(let payload): payload
+        case .error(let payload): payload
+        case .playerJoined(let payload): payload
+        case .playerLeft(let payload): payload
+        case .lobbyUpdated(let payload): payload
+        case .cluePresent(let payload): payload
+        case .brakeAccepted(let payload): payload
+        case .brakeRejected(let payload): payload
+        case .brakeAnswerLocked(let payload): payload
+        case .destinationReveal(let payload): payload
+        case .destinationResults(let payload): payload
+        case .scoreboardUpdate(let payload): payload
+        case .followupPresent(let payload): payload
+        case .followupLocked(let payload): payload
+        case .followupResults(let payload): payload
+        case .finalResultsPresent(let payload): payload
+        case .timerSync(let payload): payload
+        case .audioPlay(let payload): payload
+        case .audioStop(let payload): payload
+        case .musicSet(let payload): payload
+        case .musicStop(let payload): payload
+        case .musicGainSet(let payload): payload
+        case .sfxPlay(let payload): payload
+        case .uiEffectTrigger(let payload): payload
+        case .sessionEnded(let payload): payload
         }
     }
 
@@ -160,7 +160,7 @@ public struct ServerMessage: Codable, Sendable, Equatable {
         try container.encode(event.type, forKey: .type)
         try container.encode(sessionId, forKey: .sessionId)
         try container.encode(serverTimeMs, forKey: .serverTimeMs)
-        try event.encodePayload(to: &container)
+        try container.encode(event.payload, forKey: .payload)
     }
 
     public init(from decoder: any Decoder) throws {
