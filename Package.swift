@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "tripto",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tripto", targets: ["Appliance"]),
         .executable(name: "tripto-console", targets: ["Console"]),
@@ -42,12 +41,10 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
-        // The Swift runtime's global-executor hook, so that tasks run on the event loops.
-        .systemLibrary(name: "CTaskHooks"),
-        // sched_setattr(2), which glibc does not wrap: a short time slice for the journal's thread.
-        .systemLibrary(name: "CSched"),
-        // Before main: a raised limit on open files, and their table grown while there is one thread.
-        .target(name: "CStartup"),
+        // The calls into Linux and the Swift runtime that Swift cannot make directly: open files
+        // made room for before main, a short time slice, thread names, the runtime's executor hook,
+        // and the TRIPTO_DISABLE switches that turn the optimisations off (docs/performance.md).
+        .target(name: "CTriptoSystem"),
         // The join QR code (libqrencode), as SVG for pages and half blocks for terminals.
         .target(name: "QR", dependencies: ["CQREncode"]),
         // mDNS advertise + browse through avahi-daemon.
@@ -62,9 +59,7 @@ let package = Package(
                 "CALSA",
                 "QR",
                 "Discovery",
-                "CTaskHooks",
-                "CSched",
-                "CStartup",
+                "CTriptoSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -110,7 +105,7 @@ let package = Package(
             name: "Bench",
             dependencies: [
                 "Core",
-                "CStartup",
+                "CTriptoSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -123,7 +118,7 @@ let package = Package(
             name: "ApplianceTests",
             dependencies: [
                 // Bench only so that `swift test` builds tripto-bench for the benchmark's smoke test.
-                "Appliance", "Bench", "Core", "CSched",
+                "Appliance", "Bench", "Core", "CTriptoSystem",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),

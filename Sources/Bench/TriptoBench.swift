@@ -1,5 +1,5 @@
 import ArgumentParser
-import CStartup
+import CTriptoSystem
 import Foundation
 
 /// `tripto-bench`: plays scripted games on the release `tripto serve` and on the Python broadcast

@@ -1,4 +1,4 @@
-import CSched
+import CTriptoSystem
 import Core
 import Foundation
 import GRDB

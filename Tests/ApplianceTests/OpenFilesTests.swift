@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Room for a venue's sockets, made before the box's `main` (`Sources/CStartup`): the soft limit on
+/// Room for a venue's sockets, made before the box's `main` (`Sources/CTriptoSystem`): the soft limit on
 /// open files raised to the hard one, and the kernel's table of open files grown while the process
 /// has one thread, so that no `accept` waits for the table to double.
 @Suite("Open files")

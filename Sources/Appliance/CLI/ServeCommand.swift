@@ -1,5 +1,5 @@
 import ArgumentParser
-import CStartup
+import CTriptoSystem
 import Core
 import Foundation
 import Logging
@@ -184,6 +184,14 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "tripto")
+        switch EventLoopExecutor.installation {
+        case .installed: logger.debug("tasks run on the event loops")
+        case .disabled: logger.info("tasks run on the runtime's thread pool (TRIPTO_DISABLE=loop-executor)")
+        case .hookTaken: logger.warning("tasks run on the runtime's thread pool: its executor hook was taken")
+        case .unverifiedCompiler:
+            logger.warning("tasks run on the runtime's thread pool: not checked with this compiler's runtime")
+        case nil: break
+        }
         let openFiles = Int(tripto_open_file_limit())
         logger.debug("open files: up to \(openFiles), the table grown to \(tripto_open_file_table()) at the start")
         if openFiles >= 0, openFiles < Self.venueOpenFiles {

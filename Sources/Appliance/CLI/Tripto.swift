@@ -12,7 +12,7 @@ struct Tripto: AsyncParsableCommand {
         subcommands: [ServeCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self]
     )
 
-    /// Tasks run on the event loops (`EventLoopExecutor`) from the start.
+    /// Tasks run on the event loops (`EventLoopExecutor`) from the start; `serve` logs whether they do.
     static func main() async {
         EventLoopExecutor.install()
         await main(nil)

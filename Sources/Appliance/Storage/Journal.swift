@@ -1,4 +1,4 @@
-import CSched
+import CTriptoSystem
 import Foundation
 import GRDB
 import Synchronization
