@@ -31,6 +31,36 @@ struct RoomConnections {
         byParticipant[connection.participantId, default: []].append(connection)
     }
 
+    /// Adds a connection to a seat that holds at most `limit` at once; returns those it pushed
+    /// out, oldest first. A phone that reconnected may briefly have two, a second tab another: one
+    /// more takes the place of the oldest, most likely a dead one. Without a bound one token could
+    /// open hundreds, each with its own backlog and budget.
+    mutating func insert(_ connection: Connection, seatHoldsAtMost limit: Int) -> [Connection] {
+        insert(connection)
+        let held = of(connection.participantId)
+        let pushedOut = held.prefix(max(0, held.count - limit))
+        for oldest in pushedOut { remove(oldest.id) }
+        return Array(pushedOut)
+    }
+
+    /// The closes that a command's effects bring, each connection once: a revoked participant's
+    /// connections, and every connection of an ended session.
+    func closes(for effects: [Effect]) -> [(connection: Connection, why: SocketClose)] {
+        var closes: [(connection: Connection, why: SocketClose)] = []
+        var closed = Set<String>()
+        func close(_ connection: Connection, _ why: SocketClose) {
+            if closed.insert(connection.id).inserted { closes.append((connection, why)) }
+        }
+        for effect in effects {
+            switch effect {
+            case .revoke(let participant): for connection in of(participant) { close(connection, .revoked) }
+            case .ended: for connection in all { close(connection, .sessionEnded) }
+            case .send: break
+            }
+        }
+        return closes
+    }
+
     @discardableResult
     mutating func remove(_ id: String) -> Connection? {
         guard let connection = byId.removeValue(forKey: id) else { return nil }

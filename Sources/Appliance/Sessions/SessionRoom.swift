@@ -37,13 +37,8 @@ actor SessionRoom {
     nonisolated let clockOffset: Int64
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
-    /// What waits for the room's next free moment (`sendDue`): a LOBBY_UPDATED for presence
-    /// changes, and everyone's snapshot.
-    private var lobbyDue = false
-    private var snapshotsDue = false
-    private var sendDueScheduled = false
-    /// A presence change's send waits for `presenceWindow` (`sendPresenceSoon`).
-    private var presenceSendScheduled = false
+    /// What waits for the room's next free moment or for the presence window (`sendDue`).
+    private var due = DueSends()
     /// Connections coming and going are told to the others at most this often.
     static let presenceWindow: Duration = .milliseconds(100)
     /// Sockets one participant may hold at once (`attach`).
@@ -70,7 +65,7 @@ actor SessionRoom {
         sound = RoomSound(
             sessionId: record.id, packs: environment.packs, speaker: environment.speaker, clockOffset: clockOffset)
         let now = now + clockOffset
-        var game = Self.replay(commands, of: record, environment: environment, logger: logger)
+        var game = Game.replaying(commands, of: record, environment: environment, logger: logger)
         game.resetPresence(now: now)
         game.resumeVersion(boot: boot)
         self.game = game
@@ -80,43 +75,10 @@ actor SessionRoom {
         clock = now
     }
 
-    private static func replay(
-        _ commands: [CommandRecord], of record: SessionRecord, environment: RoomEnvironment, logger: Logger
-    ) -> Game {
-        var game = Game(
-            sessionId: record.id, joinCode: record.joinCode,
-            joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
-            settings: record.settings, limits: record.limits,
-            pacing: record.pacing ?? environment.pacing)
-        for entry in commands {
-            do {
-                _ = try game.apply(entry.command, by: entry.actor, now: entry.at)
-            } catch {
-                // A log that does not replay is a bug; keep what replayed rather than losing the session.
-                logger.error("replay stopped", metadata: ["seq": "\(entry.seq)", "error": "\(error)"])
-                break
-            }
-        }
-        return game
-    }
-
     var isEnded: Bool { game.isEnded }
 
     /// Arms the timer of a restored game (deadlines that passed while the box was off fire at once).
     func start() { rescheduleTimer() }
-
-    struct Summary: Sendable {
-        var hasHost: Bool
-        var hasTv: Bool
-        var playerCount: Int
-        var connectedPlayerCount: Int
-        /// How long its command log is (replayed at every start of the box).
-        var commandCount: Int
-        var phase: Phase
-        var isEnded: Bool
-        var joinToken: String
-        var tvJoinTokenHash: String
-    }
 
     func summary(now: Int64) -> Summary {
         let now = advance(now)
@@ -185,14 +147,7 @@ actor SessionRoom {
         rollBackIfFailed()
         let now = advance(now)
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
-        connections.insert(connection)
-        // A seat holds a few sockets at most (a phone that reconnected may briefly have two, a
-        // second tab another): one more takes the place of the oldest, most likely a dead one.
-        // Without a bound one token could open hundreds, each with its own backlog and budget.
-        var held = connections.of(connection.participantId)
-        while held.count > Self.socketsPerSeat {
-            let oldest = held.removeFirst()
-            connections.remove(oldest.id)
+        for oldest in connections.insert(connection, seatHoldsAtMost: Self.socketsPerSeat) {
             fanOut.forget(oldest.id)
             outbox.post([.close(oldest, .tooManyConnections)], after: ticket)
         }
@@ -351,16 +306,9 @@ actor SessionRoom {
         }
         seq += 1
         ticket += 1
-        var write = BoxDatabase.Write(
-            command: CommandRecord(sessionId: id, seq: seq, at: now, actor: actor, command: command),
+        let write = BoxDatabase.Write(
+            command: CommandRecord(sessionId: id, seq: seq, at: now, actor: actor, command: command), effects: effects,
             newParticipant: newParticipant, played: played)
-        for effect in effects {
-            switch effect {
-            case .revoke(let participant): write.revoked.append(participant)
-            case .ended(let reason): write.endedReason = reason
-            case .send: break
-            }
-        }
         let save = Save()
         if write.endedReason != nil { endSave = save }
         let (outbox, ticket) = (self.outbox, self.ticket)
@@ -379,7 +327,12 @@ actor SessionRoom {
         }
         game = next
         var items = messages(for: effects, now: now)
-        let closing = closing(effects)
+        if write.endedReason != nil {
+            timerTask?.cancel()
+            timerTask = nil
+            timer.disarm()
+        }
+        let closing = connections.closes(for: effects).map { Outbox.Item.close($0.connection, $0.why) }
         if !closing.isEmpty {
             // Those who go get the state they leave in first; then they are taken off.
             items += dueItems(now: now, snapshots: true) + closing
@@ -412,7 +365,7 @@ actor SessionRoom {
         logger.error("command not saved, back to the saved state", metadata: ["error": "\(failure)"])
         do {
             let commands = try environment.database.commands(of: id)
-            var saved = Self.replay(commands, of: record, environment: environment, logger: logger)
+            var saved = Game.replaying(commands, of: record, environment: environment, logger: logger)
             saved.resetPresence(now: now)
             for participant in Set(connections.all.map(\.participantId)) {
                 _ = saved.setConnected(participant, true, now: now)
@@ -477,74 +430,36 @@ actor SessionRoom {
         }
     }
 
-    /// The closes of the connections that revoked participants and an ended session lose, each
-    /// connection once (the caller takes them off the room after it has sent them their state).
-    private func closing(_ effects: [Effect]) -> [Outbox.Item] {
-        var items: [Outbox.Item] = []
-        var closed = Set<String>()
-        func close(_ connection: Connection, _ why: SocketClose) {
-            if closed.insert(connection.id).inserted { items.append(.close(connection, why)) }
-        }
-        for effect in effects {
-            switch effect {
-            case .revoke(let participant):
-                for connection in connections.of(participant) { close(connection, .revoked) }
-            case .ended:
-                timerTask?.cancel()
-                timerTask = nil
-                timer.disarm()
-                for connection in connections.all { close(connection, .sessionEnded) }
-            case .send:
-                break
-            }
-        }
-        return items
-    }
-
     // MARK: Sending
 
-    /// Snapshots go out at the room's next free moment: after a burst of commands (every player
-    /// answering at once) each client gets one for the state after all of them, rather than one per
-    /// command, along with a presence change's LOBBY_UPDATED if one is due. They still come after
-    /// the events they follow, and never show an older state.
+    /// Snapshots go out at the room's next free moment (`DueSends`). They still come after the
+    /// events they follow, and never show an older state.
     private func sendSoon() {
-        snapshotsDue = true
-        guard !sendDueScheduled else { return }
-        sendDueScheduled = true
-        Task { self.sendDue() }
+        if due.changed() { Task { self.sendDue() } }
     }
 
     private func sendDue() {
-        sendDueScheduled = false
+        due.nextMomentCame()
         outbox.post(dueItems(now: advance(ServerClock.now())), after: ticket)
     }
 
     /// A connection came or went: the LOBBY_UPDATED and snapshots that tell the others go out
-    /// within `presenceWindow`, with every other presence change of that time. Phones connect in
-    /// waves (a venue's room sitting down, everyone coming back after the Wi-Fi dropped), and in a
-    /// session of 200 each change is 200 snapshots; sent at the next free moment, a wave of
-    /// connections was told to everyone about 80 times over (docs/bench.md, "Seventh round").
-    /// A command's own send, if one comes sooner, takes the presence change along.
+    /// within `presenceWindow` (`DueSends`).
     private func sendPresenceSoon() {
-        lobbyDue = true
-        snapshotsDue = true
-        guard !presenceSendScheduled else { return }
-        presenceSendScheduled = true
+        guard due.presenceChanged() else { return }
         Task {
             try? await Task.sleep(for: Self.presenceWindow)
-            self.presenceSendScheduled = false
-            if self.lobbyDue || self.snapshotsDue { self.sendDue() }
+            if self.due.presenceWindowEnded() { self.sendDue() }
         }
     }
 
     /// What is due (a LOBBY_UPDATED, snapshots, or with `snapshots` those in any case); after
     /// this nothing is.
     private func dueItems(now: Int64, snapshots forced: Bool = false) -> [Outbox.Item] {
+        let taken = due.take()
         var items: [Outbox.Item] = []
-        if lobbyDue { items += messages(for: [.send(.lobbyUpdated(game.lobby(at: now)), to: .everyone)], now: now) }
-        if snapshotsDue || forced { items += snapshots(now: now) }
-        lobbyDue = false
-        snapshotsDue = false
+        if taken.lobby { items += messages(for: [.send(.lobbyUpdated(game.lobby(at: now)), to: .everyone)], now: now) }
+        if taken.snapshots || forced { items += snapshots(now: now) }
         return items
     }
 

@@ -150,6 +150,24 @@ struct BoxDatabase: Sendable {
         var revoked: [String] = []
         var endedReason: String?
         var played: [PlayedRecord] = []
+
+        /// A command's save, with what its effects change in the other tables: participants whose
+        /// seats it revoked, and the session's end.
+        init(
+            command: CommandRecord, effects: [Effect] = [], newParticipant: ParticipantRecord? = nil,
+            played: [PlayedRecord] = []
+        ) {
+            self.command = command
+            self.newParticipant = newParticipant
+            self.played = played
+            for effect in effects {
+                switch effect {
+                case .revoke(let participant): revoked.append(participant)
+                case .ended(let reason): endedReason = reason
+                case .send: break
+                }
+            }
+        }
     }
 
     static func apply(_ write: Write, in db: Database) throws {
