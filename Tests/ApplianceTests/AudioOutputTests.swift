@@ -6,7 +6,7 @@ import Testing
 
 /// A scripted game played by the real box through real ALSA, into a WAV file (ALSA's file plugin,
 /// set up by an asoundrc of the test's own), and the recording checked by analysis.
-@Suite("sound on the box", .serialized)
+@Suite("sound on the box", .serialized, .timeLimit(.minutes(5)))
 struct AudioOutputTests {
     static let rate = Double(Sound.rate)
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `tripto-bench --smoke`: a tiny benchmark run against the debug `tripto`, checked for correctness
 /// only (every event arrives, in order, and the report is written); timings are not asserted here.
-@Suite("benchmark smoke")
+@Suite("benchmark smoke", .timeLimit(.minutes(5)))
 struct BenchSmokeTests {
     @Test("3 tables of 4 players and a crowd of 6 play to the end with no event lost")
     func smokeRun() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// clients come back with their old tokens, and the killed box must be exactly where the reference
 /// box was before that command, or exactly where it is after it: nothing a client saw is lost,
 /// nothing is half done. `make soak` runs the long version (TRIPTO_CRASH_KILLS).
-@Suite("Crash campaign", .serialized)
+@Suite("Crash campaign", .serialized, .timeLimit(.minutes(30)))
 struct CrashCampaignTests {
     static var killPoints: Int { Int(ProcessInfo.processInfo.environment["TRIPTO_CRASH_KILLS"] ?? "") ?? 32 }
     static var seed: UInt64 { UInt64(ProcessInfo.processInfo.environment["TRIPTO_CRASH_SEED"] ?? "") ?? 2026 }

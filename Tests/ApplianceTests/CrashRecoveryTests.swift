@@ -5,7 +5,7 @@ import Testing
 
 /// The plug is pulled (SIGKILL) in the middle of a game; the box restarts on the same data and every
 /// client carries on with its old token.
-@Suite("Crash recovery", .serialized)
+@Suite("Crash recovery", .serialized, .timeLimit(.minutes(5)))
 struct CrashRecoveryTests {
     @Test("SIGKILL mid-game: same phase, level, locked answers and scores after a restart")
     func killMidClue() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The seven create/join scenarios of the unified launch flow (seeds/000, TASK-UX-04), against a running box.
-@Suite("Create and join (TASK-UX-04)", .serialized)
+@Suite("Create and join (TASK-UX-04)", .serialized, .timeLimit(.minutes(5)))
 struct CreateJoinScenarioTests {
     let box: BoxProcess
     let http: HTTP

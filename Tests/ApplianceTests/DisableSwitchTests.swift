@@ -3,7 +3,7 @@ import Testing
 
 /// The runtime optimisations are on by default and each is turned off by `TRIPTO_DISABLE`, which
 /// is how docs/performance.md says to re-measure them.
-@Suite("TRIPTO_DISABLE")
+@Suite("TRIPTO_DISABLE", .timeLimit(.minutes(5)))
 struct DisableSwitchTests {
     @Test("by default the box's tasks run on its event loops")
     func onByDefault() async throws {

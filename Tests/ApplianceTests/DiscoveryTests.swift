@@ -5,7 +5,7 @@ import Testing
 /// loopback-only network namespace) and found with avahi-browse and `tripto discover`.
 @Suite(
     "Discovery (mDNS)", .serialized,
-    .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"))
+    .enabled(if: getuid() == 0, "needs root: the daemons run in their own network namespace"), .timeLimit(.minutes(5)))
 struct DiscoveryTests {
     /// The first `_tripto._tcp` announcement that names `text`, if one is seen within `limit`.
     private static func announcement(

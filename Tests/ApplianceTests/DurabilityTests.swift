@@ -7,7 +7,7 @@ import Testing
 
 @testable import Appliance
 
-@Suite("Durability")
+@Suite("Durability", .timeLimit(.minutes(5)))
 struct DurabilityTests {
     /// GRDB's pool switches a WAL database to `synchronous = NORMAL` as it opens; the box's writer
     /// must still sync every commit (docs/storage.md, "Durability").
@@ -218,7 +218,7 @@ private final class LogUnderLoad {
 }
 
 /// A room's messages wait for the saves before them, and so for the journal's thread (`Journal`).
-@Suite("Journal thread")
+@Suite("Journal thread", .timeLimit(.minutes(5)))
 struct JournalThreadTests {
     /// What the journal's callback saw, on the thread it was called on.
     struct Report: Sendable {

@@ -2,16 +2,16 @@ import Core
 import Foundation
 import Testing
 
-/// Every error code of the contract, on REST and on the socket, against a running box; after each
-/// socket ERROR the connection stays open and the session is unchanged.
-@Suite("Error codes", .serialized)
+/// Every error code of the contract, on REST and on the socket, against a running box (one for the
+/// suite: each test makes its own sessions); after each socket ERROR the connection stays open and
+/// the session is unchanged.
+@Suite("Error codes", .serialized, .timeLimit(.minutes(5)), .sharedBox(["--max-players", "2"]))
 struct ErrorCodeTests {
     let box: BoxProcess
     let http: HTTP
 
-    init() async throws {
-        box = try BoxProcess(arguments: ["--max-players", "2"])
-        try await box.start()
+    init() throws {
+        box = try #require(SharedBox.current)
         http = HTTP(base: box.baseURL)
     }
 
@@ -138,6 +138,11 @@ struct ErrorCodeTests {
 
     @Test("REST: repeated lookup misses from one address are throttled with 429 and Retry-After")
     func throttling() async throws {
+        // A box of its own: the suite's box has seen the other tests' lookups.
+        let box = try BoxProcess()
+        try await box.start()
+        defer { box.terminate() }
+        let http = HTTP(base: box.baseURL)
         var statuses: [Int] = []
         for n in 0..<12 { statuses.append(try await http.get("/v1/sessions/by-code/ZZZZ\(n % 10)Z").status) }
         #expect(statuses.prefix(10).allSatisfy { $0 == 404 })

@@ -4,7 +4,7 @@ import Testing
 
 /// A phone that floods the socket and a phone that stops reading: neither may slow the others down
 /// or make the box hold more and more memory.
-@Suite("Floods and slow clients", .serialized)
+@Suite("Floods and slow clients", .serialized, .timeLimit(.minutes(5)))
 struct FloodTests {
     /// How long each of the other clients takes to hear of a host's move: the host pauses and
     /// resumes `cycles` times, and every arrival of the resulting snapshot is timed from the send.

@@ -9,7 +9,7 @@ import Testing
 /// (`SocketController.textFrames`); NIO's frame decoder, as a client's, must read them back as
 /// the same text frames, whatever their length. (The frames on a real socket are checked by
 /// `WireProtocolTests` and the browser tests.)
-@Suite("Frame writing")
+@Suite("Frame writing", .timeLimit(.minutes(5)))
 struct FrameWritingTests {
     private func decoded(_ buffer: ByteBuffer) throws -> [WebSocketFrame] {
         let channel = EmbeddedChannel()

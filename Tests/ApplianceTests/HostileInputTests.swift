@@ -8,7 +8,7 @@ import Testing
 /// A teenager with the dev tools open: hostile frames, forged tokens and guessed codes against a
 /// running box. Nothing may crash it, every frame gets its error, and no session changes.
 /// `make soak` raises the counts (TRIPTO_FUZZ_FRAMES).
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(30)))
 struct HostileInputTests {
     static var frames: Int { Int(ProcessInfo.processInfo.environment["TRIPTO_FUZZ_FRAMES"] ?? "") ?? 600 }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// What the box does on its own: ending sessions nobody uses, noticing peers that vanished,
 /// and drawing QR codes that a phone can read.
-@Suite("Housekeeping", .serialized)
+@Suite("Housekeeping", .serialized, .timeLimit(.minutes(5)))
 struct HousekeepingTests {
     @Test("a session with nobody connected ends after the idle timeout; a connected one does not")
     func idleSessions() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The box's own WebSocket pings, on a channel whose clock the test moves. (The process-level
 /// check with a real half-open socket is `HousekeepingTests.deadPeer`.)
-@Suite("Keepalive")
+@Suite("Keepalive", .timeLimit(.minutes(5)))
 struct KeepaliveTests {
     /// A connected channel with a keepalive, as the box installs it after the frame decoder.
     private func channel() throws -> (EmbeddedChannel, EmbeddedEventLoop) {

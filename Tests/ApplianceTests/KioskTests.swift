@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `tripto serve --kiosk`: a venue box that plays game after game with nobody at the controls.
-@Suite("Kiosk", .serialized)
+@Suite("Kiosk", .serialized, .timeLimit(.minutes(5)))
 struct KioskTests {
     static let fastKiosk = [
         "--kiosk", "--kiosk-lobby-seconds", "1", "--kiosk-end-seconds", "1", "--auto-pace", "0.05",

@@ -4,7 +4,7 @@ import Testing
 @testable import Appliance
 
 /// `--host`: where the box's links point and where it is announced when it listens on one address.
-@Suite("Listening address")
+@Suite("Listening address", .timeLimit(.minutes(5)))
 struct ListenHostTests {
     @Test("bound to every interface the links carry the LAN address; bound to one address, that address")
     func links() {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Whole games against a running box over real sockets.
-@Suite("Live game", .serialized)
+@Suite("Live game", .serialized, .timeLimit(.minutes(5)))
 struct LiveGameTests {
     let box: BoxProcess
 

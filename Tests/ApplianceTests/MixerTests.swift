@@ -5,7 +5,7 @@ import Testing
 
 /// The mix on its own clock, with test tones whose every sample is known: any click, a missing duck
 /// or a fade that does not end in silence shows up exactly.
-@Suite("mixer")
+@Suite("mixer", .timeLimit(.minutes(5)))
 struct MixerTests {
     static let rate = Double(Sound.rate)
 

@@ -4,7 +4,7 @@ import Testing
 /// Room for a venue's sockets, made before the box's `main` (`Sources/CTriptoSystem`): the soft limit on
 /// open files raised to the hard one, and the kernel's table of open files grown while the process
 /// has one thread, so that no `accept` waits for the table to double.
-@Suite("Open files")
+@Suite("Open files", .timeLimit(.minutes(5)))
 struct OpenFilesTests {
     static let sockets = 400
 

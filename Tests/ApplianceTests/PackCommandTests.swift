@@ -5,7 +5,7 @@ import Testing
 @testable import Appliance
 
 /// `tripto pack validate`, `show` and `render-voice`, run as the real binary: what a pack author sees.
-@Suite("tripto pack")
+@Suite("tripto pack", .timeLimit(.minutes(5)))
 struct PackCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 @testable import Appliance
 
 /// The packs the box loads at start go through the same checks as `tripto pack validate`.
-@Suite("Pack library")
+@Suite("Pack library", .timeLimit(.minutes(5)))
 struct PackLibraryTests {
     @Test("a pack with a key written twice is left out with the validator's message, the others load")
     func duplicateKey() throws {

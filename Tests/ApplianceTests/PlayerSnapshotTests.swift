@@ -6,7 +6,7 @@ import Testing
 
 /// A player's snapshot put together from the shared text must say exactly what encoding their whole
 /// projection says, whatever the names hold. (Compared decoded: the encoder's key order varies.)
-@Suite("player snapshots")
+@Suite("player snapshots", .timeLimit(.minutes(5)))
 struct PlayerSnapshotTests {
     @Test("the shared snapshot with each player's own part equals their own encoding")
     func splicedEqualsWhole() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The box's time only goes forward: its clock does not follow the system clock's steps, and a
 /// room never stamps anything before what it took earlier.
-@Suite("The box's clock")
+@Suite("The box's clock", .timeLimit(.minutes(5)))
 struct RoomClockTests {
     @Test("the wall clock read once is carried forward by the monotonic clock")
     func carriedForward() {

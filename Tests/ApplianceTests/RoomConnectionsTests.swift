@@ -4,7 +4,7 @@ import Testing
 
 @testable import Appliance
 
-@Suite("Room connections")
+@Suite("Room connections", .timeLimit(.minutes(5)))
 struct RoomConnectionsTests {
     private static let loop = EmbeddedEventLoop()
 

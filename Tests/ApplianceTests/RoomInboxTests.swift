@@ -6,7 +6,7 @@ import Testing
 /// is read; a socket on another loop sends its messages over. Sockets are spread over the loops
 /// in turn as they connect (one loop per core), so with up to six loops each test below has
 /// sockets on the room's loop and on others.
-@Suite("Messages on their way to the room", .serialized)
+@Suite("Messages on their way to the room", .serialized, .timeLimit(.minutes(5)))
 struct RoomInboxTests {
     let box: BoxProcess
 

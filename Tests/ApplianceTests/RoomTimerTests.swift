@@ -4,7 +4,7 @@ import Testing
 @testable import Core
 
 /// The room's timer decisions, without a room: which deadline is armed, and the back-off after failures.
-@Suite("room timer")
+@Suite("room timer", .timeLimit(.minutes(5)))
 struct RoomTimerTests {
     let clue = Deadline(timerId: "clue-1", at: 10_000)
     let reveal = Deadline(timerId: "reveal-1", at: 20_000)

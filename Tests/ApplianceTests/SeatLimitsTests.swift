@@ -7,7 +7,7 @@ import Testing
 @testable import Appliance
 
 /// What one phone can hold of the box: a few sockets, each with a bounded backlog.
-@Suite("Seat limits")
+@Suite("Seat limits", .timeLimit(.minutes(5)))
 struct SeatLimitsTests {
     @Test("a fifth socket of one seat takes the place of the oldest, which is closed with 1008")
     func socketsPerSeat() async throws {

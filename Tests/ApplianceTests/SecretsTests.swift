@@ -3,7 +3,7 @@ import Testing
 
 @testable import Appliance
 
-@Suite("Secrets")
+@Suite("Secrets", .timeLimit(.minutes(5)))
 struct SecretsTests {
     @Test("a token's stored hash is its SHA-256 in lowercase hex")
     func hashIsHexSHA256() {

@@ -6,7 +6,7 @@ import Testing
 
 /// What each connection is sent after a change, without a room: whole snapshots, patches from the
 /// last generation, and each player's own `you`.
-@Suite("snapshot fan-out")
+@Suite("snapshot fan-out", .timeLimit(.minutes(5)))
 struct SnapshotFanOutTests {
     struct Seat: SnapshotRecipient {
         let id: String

@@ -4,7 +4,7 @@ import Testing
 @testable import Appliance
 
 /// The box's own beds and effects, and how clips are read: measured, since nobody listens in CI.
-@Suite("sounds")
+@Suite("sounds", .timeLimit(.minutes(5)))
 struct SoundTests {
     @Test("sounds export writes every sound with credits.json; a file or a place it cannot write is said in words")
     func export() throws {

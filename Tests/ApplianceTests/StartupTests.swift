@@ -3,7 +3,7 @@ import Testing
 
 /// What `tripto serve` says when it cannot start: in words that name what is wrong, with status 1,
 /// and without touching a box that already runs.
-@Suite("Starting the box", .serialized)
+@Suite("Starting the box", .serialized, .timeLimit(.minutes(5)))
 struct StartupTests {
     /// What `tripto serve` printed as it gave up ("" if it started and ran its 20 s, which these
     /// tests do not expect).

@@ -6,7 +6,7 @@ import Testing
 
 /// STATE_PATCH: a client that applies each patch to the projection it has must end up with exactly
 /// the projection a STATE_SNAPSHOT would have given it.
-@Suite("state patches")
+@Suite("state patches", .timeLimit(.minutes(5)))
 struct StatePatchTests {
     /// Projections of a 40-player lobby changed at random, step after step, the way games change
     /// them (points, presence, joins and leaves, a reordered scoreboard, brakes, timers, an end).
@@ -91,7 +91,7 @@ struct StatePatchTests {
 }
 
 /// Over real sockets: each participant connected twice, once taking patches, through a whole game.
-@Suite("state patches on the wire", .serialized)
+@Suite("state patches on the wire", .serialized, .timeLimit(.minutes(5)))
 struct LiveStatePatchTests {
     let box: BoxProcess
 

@@ -7,7 +7,7 @@ import Testing
 /// The box writes its frames with its own JSON writer; every message of a scripted game, with
 /// names and answers full of JSON's special characters, must say exactly what Foundation's
 /// `JSONEncoder` says of it.
-@Suite("streaming JSON encoder")
+@Suite("streaming JSON encoder", .timeLimit(.minutes(5)))
 struct StreamingJSONEncoderTests {
     /// For pack texts; a player's answers may not hold control characters (`answer`).
     static let tricky = answer + " tab\t nl\n\u{1}\u{1F}"

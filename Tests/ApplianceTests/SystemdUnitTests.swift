@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The systemd units `make install` writes pass `systemd-analyze verify` with the paths filled in.
-@Suite("systemd units")
+@Suite("systemd units", .timeLimit(.minutes(5)))
 struct SystemdUnitTests {
     @Test("tripto.service and tripto-screen.service verify, and the service is hardened")
     func verify() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Voice clips on the wire: named by their place in the game, served only once they have played.
-@Suite("Voice clips over HTTP", .serialized)
+@Suite("Voice clips over HTTP", .serialized, .timeLimit(.minutes(5)))
 struct VoiceClipTests {
     /// A copy of the Swedish pack with a short WAV for every clip it can play, in a folder not named
     /// after the pack (`render-voice` writes into the pack's own folder, whatever its name).

@@ -5,7 +5,7 @@ import Testing
 
 /// The pages the box serves: every role's page answers, nothing in them points outside the box, and
 /// they are served with the headers that keep a phone's copy fresh and the page locked down.
-@Suite("Web pages", .serialized)
+@Suite("Web pages", .serialized, .timeLimit(.minutes(5)))
 struct WebPagesTests {
     @Test("every page and asset answers with its type, the security headers, an ETag, and a 304 when unchanged")
     func pagesAnswer() async throws {

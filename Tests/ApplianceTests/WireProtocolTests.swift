@@ -8,7 +8,7 @@ import Testing
 ///
 /// One test at a time, each with its own box. The raw sockets block, so they are read off the
 /// test threads (`offTheTestThreads`).
-@Suite("WebSocket frames", .serialized)
+@Suite("WebSocket frames", .serialized, .timeLimit(.minutes(5)))
 struct WireProtocolTests {
     let box: BoxProcess
     let http: HTTP

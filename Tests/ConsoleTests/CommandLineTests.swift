@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `tripto-console`'s command line: what `--help` and `--version` say, what is refused.
-@Suite("tripto-console command line")
+@Suite("tripto-console command line", .timeLimit(.minutes(5)))
 struct CommandLineTests {
     static func console(_ arguments: String...) throws -> String {
         try Command.run(LiveBox.console, arguments)

@@ -5,7 +5,7 @@ import Testing
 @testable import Console
 
 /// Keys as the terminal sends them, and what each role's keys ask the box.
-@Suite("console keys")
+@Suite("console keys", .timeLimit(.minutes(5)))
 struct ControlsTests {
     @Test("bytes become keys: CR LF is one Enter, escape sequences are skipped, UTF-8 letters stay whole")
     func decoding() {

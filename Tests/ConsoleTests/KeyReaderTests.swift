@@ -10,7 +10,7 @@ import Testing
 
 /// The keyboard's reader thread: a console that plays seat after seat starts one per seat, so a
 /// stopped one must be gone, not waiting in a `read` for the next key.
-@Suite("console keyboard")
+@Suite("console keyboard", .timeLimit(.minutes(5)))
 struct KeyReaderTests {
     final class Heard: Sendable {
         let chunks = Mutex<[[UInt8]]>([])

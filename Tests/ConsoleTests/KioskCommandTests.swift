@@ -3,7 +3,7 @@ import Testing
 @testable import Console
 
 /// What `tripto-console kiosk` says while it cannot have the kiosk's seat.
-@Suite("kiosk command")
+@Suite("kiosk command", .timeLimit(.minutes(5)))
 struct KioskCommandTests {
     static let url = "http://127.0.0.1:8080"
 

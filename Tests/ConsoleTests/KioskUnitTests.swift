@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The text kiosk's systemd unit, as `make install` writes it, passes `systemd-analyze verify`.
-@Suite("tripto-console-tv.service")
+@Suite("tripto-console-tv.service", .timeLimit(.minutes(5)))
 struct KioskUnitTests {
     @Test("the unit verifies with the paths filled in and runs the console's kiosk on tty1")
     func verify() throws {

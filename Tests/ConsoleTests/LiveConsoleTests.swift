@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `tripto-console` as people use it: in a terminal (tmux), against a live box.
-@Suite("tripto-console in tmux", .serialized)
+@Suite("tripto-console in tmux", .serialized, .timeLimit(.minutes(5)))
 struct LiveConsoleTests {
     /// One destination, one followup, no intro and no finale: a whole game in seconds.
     static var quickGame: [String: Any] {

@@ -5,7 +5,7 @@ import Testing
 @testable import Console
 
 /// The renderer on its own: every screen fits the terminal, and the TV's QR code is drawn whole.
-@Suite("console screens")
+@Suite("console screens", .timeLimit(.minutes(5)))
 struct ScreenTests {
     static let sizes = [(80, 24), (120, 40), (40, 12), (200, 60)]
 

@@ -5,7 +5,7 @@ import Testing
 @testable import Console
 
 /// The seats kept in `seats.json`, as several consoles keep them at once.
-@Suite("kept seats")
+@Suite("kept seats", .timeLimit(.minutes(5)))
 struct SeatStoreTests {
     @Test("seats kept by many consoles at the same moment are all kept, and forgetting one keeps the others")
     func concurrentKeeps() throws {

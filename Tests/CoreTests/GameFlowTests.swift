@@ -2,7 +2,7 @@ import Testing
 
 @testable import Core
 
-@Suite("Game flow")
+@Suite("Game flow", .timeLimit(.minutes(5)))
 struct GameFlowTests {
     @Test("lobby: joins, host and TV, start needs a player")
     func lobby() throws {
@@ -297,7 +297,7 @@ struct GameFlowTests {
     }
 }
 
-@Suite("Kiosk rules")
+@Suite("Kiosk rules", .timeLimit(.minutes(5)))
 struct KioskRuleTests {
     @Test("the box may start and restart a game only when autoAdvance is on (a kiosk)")
     func boxStartsOnlyInKiosk() throws {

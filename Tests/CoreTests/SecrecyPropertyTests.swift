@@ -5,7 +5,7 @@ import Testing
 
 /// Drives many random command sequences and checks, on the encoded JSON that TV and player connections
 /// would receive (events and snapshots), that no secret is ever there before its reveal.
-@Suite("Projection secrecy (property)")
+@Suite("Projection secrecy (property)", .timeLimit(.minutes(5)))
 struct SecrecyPropertyTests {
     static let seeds: [UInt64] = Array(0..<120)
 
