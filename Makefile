@@ -26,13 +26,14 @@ soak: test-deps
 build:
 	$(SWIFT) build
 
-# The load benchmark against a Python baseline, written to bench/results (docs/bench.md).
+# The load benchmark against a Python baseline, written to bench/results (docs/performance.md).
 # BENCH_ARGS="--sessions 20 --crowd 50" for a shorter run.
 bench:
 	@scripts/bench $(BENCH_ARGS)
 
-# Linked statically with the Swift runtime and Foundation (docs/bench.md, "Fourth round"). Product by
-# product: a plain `swift build` also links GRDB's dynamic library, which cannot take a static Foundation.
+# Linked statically with the Swift runtime and Foundation (docs/performance.md, "Static release
+# build linked by lld"). Product by product: a plain `swift build` also links GRDB's dynamic
+# library, which cannot take a static Foundation.
 release:
 	@scripts/install-deps release
 	$(SWIFT) build -c release --static-swift-stdlib --product tripto

@@ -78,7 +78,8 @@ let package = Package(
             resources: [.copy("Web")],
             // Release builds (linked statically) with the toolchain's lld: relative relocations packed
             // (RELR: 23 KB instead of 2.8 MB that the loader reads and applies at every start) and no
-            // table of exported symbols; about 6 MB less memory at idle (docs/bench.md, "Fifth round").
+            // table of exported symbols; about 6 MB less memory at idle (docs/performance.md,
+            // "Static release build linked by lld").
             linkerSettings: [
                 .unsafeFlags(
                     [

@@ -67,6 +67,8 @@ struct Machine: Codable, Sendable {
 /// A whole run: the machine, and every scenario on both servers.
 struct Report: Codable, Sendable {
     var date: String
+    /// The source the measured binaries were built from (`git describe --always --dirty`), or "unknown".
+    var revision: String
     var machine: Machine
     var outcomes: [Outcome]
 
@@ -151,6 +153,8 @@ struct Report: Codable, Sendable {
     var markdown: String {
         var lines = ["# Tripto box load benchmark, \(date)", ""]
         lines += [
+            "Revision: \(revision)",
+            "",
             "Machine: \(machine.cores) cores, \(machine.cpuModel), \(machine.memoryGiB) GiB, Linux \(machine.kernel); "
                 + "\(machine.swift); `tripto` \(machine.build) build. Server and load generator share the machine. "
                 + String(format: "Before the run, %.0f %% of its CPU was in use.", machine.busyBeforePercent),

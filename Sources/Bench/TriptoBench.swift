@@ -56,6 +56,8 @@ struct TriptoBench: AsyncParsableCommand {
     var baseline = "bench/baseline/broadcast.py"
     @Option(help: "Where the report goes.")
     var output = "bench/results"
+    @Option(help: "The source revision measured, for the report and its file name (scripts/bench passes git's).")
+    var revision = "unknown"
 
     mutating func run() async throws {
         if smoke {
@@ -66,6 +68,7 @@ struct TriptoBench: AsyncParsableCommand {
             crowdGames = 1
             timeout = 60
         }
+        if revision.isEmpty { revision = "unknown" }
         guard sessions > 0 || crowd > 0 else {
             throw ValidationError("--sessions 0 and --crowd 0 leave nothing to run.")
         }
@@ -119,10 +122,17 @@ struct TriptoBench: AsyncParsableCommand {
 
         let stamp = ISO8601DateFormatter().string(from: Date())
         let report = Report(
-            date: stamp, machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
+            date: stamp, revision: revision,
+            machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
         let day = String(stamp.prefix(10))
         let size = sessions > 0 ? "\(sessions)x\(players)" : "crowd\(crowd)"
-        let base = URL(fileURLWithPath: output).appendingPathComponent("\(day)-\(size)\(smoke ? "-smoke" : "")")
+        // In the file name, a character other than a letter, a digit, '.', '_' or '-' (a tag's '/') is a '-'.
+        let tag = String(
+            revision.map { (character: Character) -> Character in
+                character.isLetter || character.isNumber || "._-".contains(character) ? character : "-"
+            })
+        let base = URL(fileURLWithPath: output).appendingPathComponent(
+            "\(day)-\(tag)-\(size)\(smoke ? "-smoke" : "")")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
