@@ -94,7 +94,7 @@ struct TriptoBench: AsyncParsableCommand {
                     name: "crowd", sessions: 1, players: crowd, games: crowdGames, everyoneBrakes: true,
                     patches: !fullSnapshots, stepMs: stepMs, answerMs: answerMs, timeoutSeconds: timeout))
         }
-        // Every socket is an open file, here and in the server (which inherits the limit). CStartup
+        // Every socket is an open file, here and in the server (which inherits the limit). CTriptoSystem
         // raised the soft limit to the hard one, and grew the table, before main.
         let sockets = scenarios.map(\.sockets).max() ?? 0
         let openFiles = Int(tripto_open_file_limit())

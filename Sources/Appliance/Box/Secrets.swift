@@ -19,8 +19,8 @@ enum Secrets {
     private static let base64URLDigits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// URL-safe base64 (RFC 4648 §5) without padding. (Foundation's base64 followed by three
-    /// `replacingOccurrences` was nearly half of what the room did for a join: docs/bench.md,
-    /// "Seventh round".)
+    /// `replacingOccurrences` was nearly half of what the room did for a join: docs/performance.md,
+    /// "Tokens made in bulk".)
     static func base64URL(_ bytes: [UInt8]) -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity((bytes.count * 4 + 2) / 3)

@@ -116,7 +116,7 @@ struct SocketController: Sendable {
     /// The texts as a server's text frames (RFC 6455, section 5.2: whole, not masked), one after
     /// the other in one buffer. Through NIO's encoder each frame was a trip down the pipeline, its
     /// text a buffer of its own and its header another: two buffers per frame for the kernel to
-    /// gather (docs/bench.md, "Thirteenth round").
+    /// gather (docs/performance.md, "Writes batched and framed by the box").
     static func textFrames(_ texts: [WireText], allocator: ByteBufferAllocator) -> ByteBuffer {
         let lengths = texts.map(\.utf8Count)
         // A header takes at most 10 bytes; the length's size is chosen once, below.

@@ -5,7 +5,7 @@ import Core
 ///
 /// A change in a 200-player session sends every player a 29 KB snapshot, of which typically a
 /// phase, a version, a brake and a timer differ: the patch is about 500 bytes (docs/protocol.md,
-/// "State patches"; docs/bench.md, "Ninth round").
+/// "State patches"; docs/performance.md, "State patches").
 struct ProjectionPatch {
     private(set) var operations: [String] = []
 

@@ -5,7 +5,7 @@ import Core
 /// A BRAKE_REJECTED or an ERROR goes to one phone. Found by asking every connection of the room
 /// whether it was the one, that question took about a quarter of the room's time for each pull of
 /// a 200-player table's brake rush, and the room answers the pulls one after the other
-/// (docs/bench.md, "Sixteenth round").
+/// (docs/performance.md, "Recipients found by participant").
 struct RoomConnections {
     private var byId: [String: Connection] = [:]
     private var byParticipant: [ParticipantID: [Connection]] = [:]

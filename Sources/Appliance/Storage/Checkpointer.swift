@@ -8,8 +8,8 @@ import Synchronization
 /// Left to itself, SQLite does this inside the commit that takes the log past 1,000 pages, on the
 /// writer's connection: that commit then writes the pages into the database file and syncs it, and
 /// every save queued in the journal, of every session, waits. Syncs are not always quick (single
-/// commits held a 200-player table's messages for up to 262 ms in the benchmark; docs/bench.md,
-/// "Eighth round"), and on slow storage such as an SD card syncing the database file can be slower
+/// commits held a 200-player table's messages for up to 262 ms in the benchmark; docs/performance.md,
+/// "Checkpoints beside the writer"), and on slow storage such as an SD card syncing the database file can be slower
 /// still. So the writer's own checkpoints are off, and one runs here after every `every`
 /// transactions, and after saves pause for `pause` once the log holds `pauseMinimum` of them. A
 /// passive checkpoint takes no lock the writer needs; one that copies the whole log with no save

@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// A room's messages wait for the saves before them, and so for this thread, which asks the
 /// scheduler for a short time slice: on a box whose event loops keep both cores busy, it then runs
-/// as soon as a save comes in or its sync returns, rather than after a loop's turn (docs/bench.md,
-/// "Fourteenth round"). It uses little CPU, so its share stays small.
+/// as soon as a save comes in or its sync returns, rather than after a loop's turn (docs/performance.md,
+/// "Short time slice for the journal's thread"). It uses little CPU, so its share stays small.
 ///
 /// A session's commands must be saved without a gap: a command whose `seq` does not follow the
 /// last one saved for its session fails. A room submits its next command before the previous one
