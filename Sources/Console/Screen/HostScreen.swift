@@ -22,14 +22,10 @@ enum HostScreen {
             page.add()
             page.add(projection.players.isEmpty ? "Waiting for players to join." : "Press s to start the game.")
         case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake:
-            page.clue(state, now: now)
-            page.locked(state, withText: true)
+            page.clueAndLocked(state, now: now, withText: true)
         case .revealDestination: page.reveal(state)
         case .followupQuestion: page.followup(state, now: now, showAnswers: true)
-        case .scoreboard:
-            page.centered("Scoreboard")
-            page.add()
-            page.standings(projection.scoreboard)
+        case .scoreboard: page.scoreboard(projection.scoreboard)
         case .finalResults, .roundEnd:
             page.finale(state)
             page.add()

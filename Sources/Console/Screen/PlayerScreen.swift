@@ -33,10 +33,7 @@ enum PlayerScreen {
                 if let answer = projection.you?.followupAnswer { page.add("Your answer: \(answer)") }
                 page.add("> \(state.input)_")
             }
-        case .scoreboard:
-            page.centered("Scoreboard")
-            page.add()
-            page.standings(projection.scoreboard, you: state.playerId)
+        case .scoreboard: page.scoreboard(projection.scoreboard, you: state.playerId)
         case .finalResults, .roundEnd: page.finale(state)
         }
     }

@@ -118,6 +118,12 @@ extension Page {
         }
     }
 
+    /// The clue, then the answers locked so far; `withText` for the host, who sees what each said.
+    mutating func clueAndLocked(_ state: ConsoleState, now: Int64, withText: Bool) {
+        clue(state, now: now)
+        locked(state, withText: withText)
+    }
+
     mutating func locked(_ state: ConsoleState, withText: Bool) {
         guard let projection = state.projection, !projection.lockedAnswers.isEmpty else { return }
         add("Locked answers:")
@@ -164,6 +170,13 @@ extension Page {
             let verdict = result.isCorrect ? "right, +\(result.pointsAwarded)" : "wrong"
             add("  \(state.name(of: result.playerId)): \(result.answerText ?? "no answer") — \(verdict)")
         }
+    }
+
+    /// The scoreboard between destinations, under its title.
+    mutating func scoreboard(_ standings: [Standing], you: ParticipantID? = nil) {
+        centered("Scoreboard")
+        add()
+        self.standings(standings, you: you)
     }
 
     mutating func standings(_ standings: [Standing], you: ParticipantID? = nil) {

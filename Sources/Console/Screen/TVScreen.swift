@@ -8,14 +8,10 @@ enum TVScreen {
         switch projection.phase {
         case .lobby: lobby(state, into: &page)
         case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake:
-            page.clue(state, now: now)
-            page.locked(state, withText: false)
+            page.clueAndLocked(state, now: now, withText: false)
         case .revealDestination: page.reveal(state)
         case .followupQuestion: page.followup(state, now: now, showAnswers: false)
-        case .scoreboard:
-            page.centered("Scoreboard")
-            page.add()
-            page.standings(projection.scoreboard)
+        case .scoreboard: page.scoreboard(projection.scoreboard)
         case .finalResults, .roundEnd: page.finale(state)
         }
     }
