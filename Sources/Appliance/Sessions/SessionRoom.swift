@@ -31,10 +31,8 @@ actor SessionRoom {
     private var timer = RoomTimer()
     /// The task that sleeps until `timer`'s armed deadline.
     private var timerTask: Task<Void, Never>?
-    /// The room's time, which never goes back (`advance`): the box's clock plus `clockOffset`.
-    private var clock: Int64
-    /// How far the box's clock was behind the log's last command when the room was rebuilt.
-    nonisolated let clockOffset: Int64
+    /// The room's time, which never goes back (`advance`).
+    private var clock: RoomClock
     /// When the last connection went away (or the room was made), for ending idle sessions.
     private(set) var idleSince: Int64?
     /// What waits for the room's next free moment or for the presence window (`sendDue`).
@@ -59,12 +57,11 @@ actor SessionRoom {
         logger[metadataKey: "session.id"] = "\(record.id)"
         self.logger = logger
         outbox = Outbox(logger: logger)
-        // A box started with its clock behind the log's last command (a board without a real-time
-        // clock, after a power cut) goes on in the log's time, not back in it.
-        clockOffset = max(0, (commands.last?.at ?? now) - now)
+        let clock = RoomClock(boxNow: now, lastCommandAt: commands.last?.at)
+        self.clock = clock
         sound = RoomSound(
-            sessionId: record.id, packs: environment.packs, speaker: environment.speaker, clockOffset: clockOffset)
-        let now = now + clockOffset
+            sessionId: record.id, packs: environment.packs, speaker: environment.speaker, clockOffset: clock.offset)
+        let now = clock.now
         var game = Game.replaying(commands, of: record, environment: environment, logger: logger)
         game.resetPresence(now: now)
         game.resumeVersion(boot: boot)
@@ -72,7 +69,6 @@ actor SessionRoom {
         // New commands go after everything stored, even what did not replay.
         seq = commands.last?.seq ?? 0
         idleSince = now
-        clock = now
     }
 
     var isEnded: Bool { game.isEnded }
@@ -96,11 +92,6 @@ actor SessionRoom {
 
     // MARK: Joining (REST)
 
-    struct Seat: Sendable {
-        var participantId: ParticipantID
-        var token: String
-    }
-
     /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
     /// Returns once it is saved: the token must not be handed out before.
     func seat(_ role: Role, name: String?, now: Int64) async throws(BoxError) -> Seat {
@@ -120,18 +111,9 @@ actor SessionRoom {
         _ role: Role, name: String?, now: Int64, newSession: SessionRecord?
     ) async throws(BoxError) -> Seat {
         let now = advance(now)
-        let participantId = Secrets.participantId()
-        let token = Secrets.token()
-        let command: Command
-        switch role {
-        case .player: command = .join(playerId: participantId, name: name ?? "")
-        case .host: command = .claimHost(participantId)
-        case .tv: command = .claimTv(participantId)
-        }
-        let participant = ParticipantRecord(
-            id: participantId, sessionId: id, role: role, tokenHash: Secrets.hash(token), createdAt: now)
-        try await run(command, by: .box, now: now, newParticipant: participant, newSession: newSession)?.wait()
-        return Seat(participantId: participantId, token: token)
+        let new = NewSeat(role, name: name, sessionId: id, now: now)
+        try await run(new.command, by: .box, now: now, newParticipant: new.record, newSession: newSession)?.wait()
+        return new.seat
     }
 
     /// Ends the session (DELETE by the host); returns once that is saved.
@@ -272,14 +254,8 @@ actor SessionRoom {
 
     // MARK: Running commands
 
-    /// The room's time for what comes in stamped `now` by the box's clock: never before anything
-    /// it took earlier. A message read on another event loop is stamped there, and can reach the
-    /// room after one that the room's own loop read later (`RoomInbox`). It takes the later time, so
-    /// the game's time and the `serverTimeMs` of a session's messages only go forward.
-    private func advance(_ now: Int64) -> Int64 {
-        clock = max(clock, now + clockOffset)
-        return clock
-    }
+    /// The room's time for what comes in stamped `now` by the box's clock (`RoomClock`).
+    private func advance(_ now: Int64) -> Int64 { clock.advance(now) }
 
     /// Applies a command now. If it changed the game, its save goes to the journal and its
     /// messages wait in the outbox for it; the returned `Save` is for callers that answer only once
@@ -395,8 +371,8 @@ actor SessionRoom {
     private func fire(_ deadline: Deadline) {
         guard timer.fires(deadline) else { return }
         timerTask = nil
-        let now = max(advance(ServerClock.now()), deadline.at)
-        clock = now
+        _ = advance(ServerClock.now())
+        let now = clock.reach(deadline.at)
         do {
             try run(.timerFired(timerId: deadline.timerId), by: .box, now: now)
         } catch {
@@ -420,7 +396,7 @@ actor SessionRoom {
             timerTask = nil
         case .arm(let deadline, let due):
             timerTask?.cancel()
-            let offset = clockOffset
+            let offset = clock.offset
             timerTask = Task { [weak self] in
                 let wait = due - (ServerClock.now() + offset)
                 if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
