@@ -22,6 +22,8 @@ final class Speaker: @unchecked Sendable {
 
     private let options: Options
     private let logger: Logger
+    /// Told whether the device is open (`/healthz`).
+    private let health: BoxHealth?
     private let lock = NSLock()
     private enum Arrival {
         /// `clockOffset`: how far the session's times run ahead of the box's clock
@@ -45,8 +47,9 @@ final class Speaker: @unchecked Sendable {
     private var prepared: [String: Sound] = [:]
     private let preparer = DispatchQueue(label: "tripto.speaker.preparer", qos: .utility)
 
-    init(options: Options, logger: Logger) {
+    init(options: Options, health: BoxHealth? = nil, logger: Logger) {
         self.options = options
+        self.health = health
         var logger = logger
         logger[metadataKey: "audio.device"] = "\(options.device)"
         self.logger = logger
@@ -154,6 +157,7 @@ final class Speaker: @unchecked Sendable {
             do {
                 output = try PCMOutput(device: options.device)
             } catch {
+                health?.report(.sound, "No sound: the box cannot open its sound device \(options.device) (\(error))")
                 if !warned {
                     logger.warning(
                         "no sound output: the games go on silently", metadata: ["error": "\(error.description)"])
@@ -171,6 +175,7 @@ final class Speaker: @unchecked Sendable {
                     composed ? "sounds composed" : "sounds loaded",
                     metadata: ["ms": "\(Int(Date().timeIntervalSince(started) * 1000))"])
             }
+            health?.report(.sound, nil)
             if warned {
                 logger.notice("sound output is back")
                 warned = false
@@ -179,6 +184,7 @@ final class Speaker: @unchecked Sendable {
                 try play(through: output, library: library!)
                 return
             } catch {
+                health?.report(.sound, "No sound: the box's sound device \(options.device) failed (\(error))")
                 logger.warning("sound output failed: the games go on silently", metadata: ["error": "\(error)"])
                 warned = true
                 pause(seconds: options.retrySeconds)

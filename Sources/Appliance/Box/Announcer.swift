@@ -12,7 +12,12 @@ struct Announcer: Service {
     let boxId: String
     /// Where the server listens, once it does.
     let listening: AsyncStream<Box.Bound>
+    /// Told when the box has not been announced for `graceSeconds` (`/healthz`).
+    let health: BoxHealth
     let logger: Logger
+
+    /// Time Avahi gets to confirm the announcement before the box says it is not announced.
+    static let graceSeconds: Int64 = 6
 
     /// Protocol version of the wire contract, in the TXT records.
     static let protocolVersion = "1"
@@ -33,11 +38,23 @@ struct Announcer: Service {
             logger: logger)
         defer { advertiser.stop() }
         try? await cancelWhenGracefulShutdown {
+            var unannouncedSince = ServerClock.now()
             while !Task.isCancelled {
                 advertiser.connect()
+                let now = ServerClock.now()
+                if advertiser.currentName != nil {
+                    unannouncedSince = now
+                    health.report(.mdns, nil)
+                } else if now - unannouncedSince >= Self.graceSeconds * 1_000 {
+                    health.report(
+                        .mdns,
+                        "The box is not announced on the network (is avahi-daemon running?): "
+                            + "phones need its address or QR code")
+                }
                 try await Task.sleep(for: .seconds(3))
             }
         }
+        health.report(.mdns, nil)
     }
 
     /// The box's stable id: made once, kept in the data directory.

@@ -23,6 +23,8 @@ struct Box: Sendable {
     let sockets = OpenSockets()
     /// Held while the box runs: no second box works on the same sessions.
     let dataFolder: DataFolder
+    /// What is wrong with the box now (`/healthz`).
+    let health = BoxHealth()
 
     init(configuration: BoxConfiguration, logger: Logger) async throws {
         self.configuration = configuration
@@ -51,6 +53,7 @@ struct Box: Sendable {
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
         let defaults = Pacing()
         let scale = configuration.autoPace
+        let health = self.health
         environment = RoomEnvironment(
             database: database, packs: packs, address: address, limits: .init(maxPlayers: configuration.maxPlayers),
             pacing: Pacing(
@@ -64,9 +67,9 @@ struct Box: Sendable {
                         soundsFolder: URL(
                             fileURLWithPath: configuration.soundsFolder
                                 ?? (configuration.dataDirectory as NSString).appendingPathComponent("sounds"))),
-                    logger: logger)
+                    health: health, logger: logger)
             },
-            logger: logger)
+            health: health, logger: logger)
         hub = SessionHub(
             environment: environment, idleSessionSeconds: configuration.idleSessionSeconds,
             keepEndedDays: configuration.keepEndedDays)
@@ -97,8 +100,14 @@ struct Box: Sendable {
         // HEAD is answered as GET without the body: uptime checks and `curl -I` use it.
         let router = Router(context: BoxRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
+        let (health, dataDirectory) = (self.health, configuration.dataDirectory)
         router.get("/healthz") { _, _ in
-            try JSON.response(Health(status: "ok", version: Tripto.version, sessions: await hub.liveCount))
+            health.checkDisk(at: dataDirectory)
+            let problems = health.current
+            return try JSON.response(
+                Health(
+                    status: problems.isEmpty ? "ok" : "degraded", version: Tripto.version,
+                    sessions: await hub.liveCount, problems: problems))
         }
         web.addRoutes(to: router)
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
@@ -146,7 +155,7 @@ struct Box: Sendable {
                     service: Announcer(
                         name: configuration.boxName ?? Announcer.defaultName(),
                         boxId: Announcer.boxId(dataDirectory: configuration.dataDirectory), listening: listening,
-                        logger: environment.logger)))
+                        health: health, logger: environment.logger)))
         }
         let group = ServiceGroup(
             configuration: .init(
@@ -157,10 +166,12 @@ struct Box: Sendable {
     }
 }
 
+/// `/healthz`: `status` is "ok" when nothing is wrong, else "degraded" with what is (`problems`).
 struct Health: Codable, Sendable {
     var status: String
     var version: String
     var sessions: Int
+    var problems: [BoxHealth.Problem]
 }
 
 /// Headers every response carries: no sniffing, no framing by other sites, no referrer leaks of join tokens,

@@ -12,6 +12,8 @@ struct RoomEnvironment: Sendable {
     var pacing = Pacing()
     /// The box's own sound output, when it has one.
     var speaker: Speaker?
+    /// Where rooms say that saving fails, and works again.
+    var health = BoxHealth()
     let logger: Logger
 }
 

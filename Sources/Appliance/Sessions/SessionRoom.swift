@@ -287,13 +287,15 @@ actor SessionRoom {
             newParticipant: newParticipant, played: played)
         let save = Save()
         if write.endedReason != nil { endSave = save }
-        let (outbox, ticket) = (self.outbox, self.ticket)
+        let (outbox, ticket, health) = (self.outbox, self.ticket, environment.health)
         environment.database.journal.submit(write, creating: newSession) { [weak self] result in
             switch result {
             case .success:
                 outbox.saved(ticket)
+                health.saved()
                 save.finish(.success(()))
             case .failure(let error):
+                health.saveFailed(error)
                 // Recorded before anyone hears of it: the room goes back before it takes any
                 // message, command or connection after this, even one that comes before the task below.
                 outbox.failed(ticket, reason: "\(error)")
