@@ -135,18 +135,23 @@ struct Box: Sendable {
     /// close frame (1001) before the HTTP server stops.
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let (listening, listeningSink) = AsyncStream.makeStream(of: Bound.self)
+        let systemd = SystemdNotifier()
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: application { bound in
                     listeningSink.yield(bound)
                     listeningSink.finish()
                     await onListening(bound.port)
+                    systemd.notify("READY=1")
                 }),
             .init(
                 service: SessionKeeper(
                     hub: hub, sockets: sockets,
                     sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
         ]
+        if systemd.socketPath != nil {
+            services.append(.init(service: SystemdWatchdog(notifier: systemd)))
+        }
         if let kiosk { services.append(.init(service: kiosk)) }
         if let speaker = environment.speaker { services.append(.init(service: SpeakerService(speaker: speaker))) }
         if configuration.announce {

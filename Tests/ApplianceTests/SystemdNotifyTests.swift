@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// The box as a `Type=notify` service: READY=1 once it serves, WATCHDOG=1 every half period while
+/// its event loops answer, STOPPING=1 as it stops, on the socket systemd names in NOTIFY_SOCKET.
+@Suite("systemd notify", .timeLimit(.minutes(5)))
+struct SystemdNotifyTests {
+    @Test("ready, then watchdog pings, then stopping")
+    func readyWatchdogStopping() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
+        let listener = try Datagrams(path: path)
+        defer { listener.close() }
+        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "600000"])
+        try await box.start()
+        let first = try await offTheTestThreads { try listener.receive(count: 4, within: 5) }
+        #expect(first.first == "READY=1", "\(first)")
+        #expect(first.dropFirst().allSatisfy { $0 == "WATCHDOG=1" } && first.count == 4, "\(first)")
+        await box.stop()
+        let last = try await offTheTestThreads { try listener.receive(count: 1, within: 5, skipping: "WATCHDOG=1") }
+        #expect(last == ["STOPPING=1"])
+    }
+
+    /// A Unix datagram socket bound to `path`, as systemd's notify socket is.
+    final class Datagrams: Sendable {
+        let descriptor: Int32
+        let path: String
+
+        init(path: String) throws {
+            self.path = path
+            descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard descriptor >= 0, bound == 0 else { throw HarnessError.unexpected("cannot bind \(path)") }
+        }
+
+        /// The next `count` messages (less `skipping` ones), waiting at most `within` seconds in all.
+        func receive(count: Int, within seconds: Int, skipping: String? = nil) throws -> [String] {
+            var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let deadline = Date().addingTimeInterval(Double(seconds))
+            while messages.count < count, Date() < deadline {
+                let received = recv(descriptor, &buffer, buffer.count, 0)
+                guard received > 0 else { break }
+                let message = String(decoding: buffer[0..<received], as: UTF8.self)
+                if message != skipping { messages.append(message) }
+            }
+            return messages
+        }
+
+        func close() {
+            _ = Glibc.close(descriptor)
+            unlink(path)
+        }
+    }
+}
