@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test soak bench build release install deps test-deps voices format lint clean
+.PHONY: run test soak bench build release install deb deps test-deps voices format lint clean
 
 run: deps build
 	@$(SWIFT) run tripto pack validate packs/* >/dev/null || $(SWIFT) run tripto pack validate packs/*
@@ -43,6 +43,10 @@ release:
 # A release build installed as a systemd service (see README, "Installing on a box").
 install:
 	@scripts/install
+
+# dist/tripto_<version>_<arch>.deb for this machine's architecture (see README, "Installing on a box").
+deb:
+	@scripts/deb
 
 deps:
 	@scripts/install-deps build

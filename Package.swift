@@ -99,7 +99,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ]
+            ],
+            // The toolchain's lld, which finds the static Foundation's libraries in any order: the
+            // default linker cannot link a debug build statically (`scripts/deb --configuration debug`).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
         ),
         // The load benchmark (`make bench`): real WebSocket tables against `tripto serve` and a baseline.
         .executableTarget(
