@@ -25,14 +25,18 @@ enum StreamingJSONEncoder {
     }
 }
 
-/// JSON text that is written as it is: a part encoded before (a patch operation), put into a
-/// larger message without being decoded and encoded again.
+/// JSON text that is written as it is: a part the box encoded itself before (a patch operation),
+/// put into a larger message without being decoded and encoded again. Only `StreamingJSONEncoder`
+/// writes it; the text must be valid JSON from the box, never a client's.
 struct JSONFragment: Encodable {
     let text: String
 
-    /// For encoders other than `StreamingJSONEncoder`, which writes the text directly.
     func encode(to encoder: any Encoder) throws {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)).encode(to: encoder)
+        throw EncodingError.invalidValue(
+            text,
+            .init(
+                codingPath: encoder.codingPath,
+                debugDescription: "a JSON fragment is written only by StreamingJSONEncoder"))
     }
 }
 

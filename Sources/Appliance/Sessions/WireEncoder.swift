@@ -2,7 +2,8 @@ import Core
 
 /// Server messages as the text frames that go on the socket. This is the one place the box puts an
 /// envelope together, `{"type":…,"sessionId":…,"serverTimeMs":…,"payload":…}`, the shape
-/// `ServerMessage` decodes (`WireEncoderTests` checks that they agree).
+/// `ServerMessage` decodes (`StreamingJSONEncoderTests` checks that they agree, for every message of
+/// a scripted game).
 ///
 /// Some texts are shared by many connections and differ only in one part: every player's snapshot
 /// but for their own `you`, every player's patch but for the operation on it, a WELCOME and the
@@ -35,15 +36,23 @@ enum WireEncoder {
         let (bytes, projection) = encode(
             welcome, type: "WELCOME", sessionId: sessionId, now: now, locating: "projection")
         let text = String(decoding: bytes, as: UTF8.self)
+        guard let projection else {
+            // Not reached while `Welcome` encodes its projection; the snapshot is then encoded apart.
+            return (
+                text,
+                self.text(
+                    ServerMessage(sessionId: sessionId, serverTimeMs: now, event: .stateSnapshot(welcome.projection)))
+            )
+        }
         let snapshot = envelope("STATE_SNAPSHOT", sessionId: sessionId, now: now)
-        return (text, String(decoding: snapshot.utf8 + bytes[projection!] + [UInt8(ascii: "}")], as: UTF8.self))
+        return (text, String(decoding: snapshot.utf8 + bytes[projection] + [UInt8(ascii: "}")], as: UTF8.self))
     }
 
     /// The STATE_SNAPSHOT of `shared`, a player projection without `you`, ready for each player's own.
     static func playerSnapshot(_ shared: Projection, sessionId: String, now: Int64) -> PlayerSnapshot {
         let (bytes, you) = encode(
             shared, type: "STATE_SNAPSHOT", sessionId: sessionId, now: now, locating: "you")
-        return PlayerSnapshot(bytes: bytes, you: you!)
+        return PlayerSnapshot(bytes: bytes, you: you)
     }
 
     /// A STATE_PATCH from `baseVersion` to `version` with `operations` (each a JSON Patch
@@ -53,8 +62,10 @@ enum WireEncoder {
     ) -> PatchText {
         let payload = PatchPayload(version: version, baseVersion: baseVersion, ops: operations.map(JSONFragment.init))
         let (bytes, ops) = encode(payload, type: "STATE_PATCH", sessionId: sessionId, now: now, locating: "ops")
-        // The operations' array ends with its bracket: a player's operation goes just before it.
-        return PatchText(bytes: bytes, end: ops!.upperBound - 1, isEmpty: operations.isEmpty)
+        // `PatchPayload` always writes its operations, an array that ends with its bracket: a player's
+        // operation goes just before it.
+        guard let ops else { preconditionFailure("a STATE_PATCH without its operations") }
+        return PatchText(bytes: bytes, end: ops.upperBound - 1, isEmpty: operations.isEmpty)
     }
 
     static func json<Value: Encodable>(_ value: Value) -> String {
@@ -115,20 +126,24 @@ enum WireText: Sendable {
 /// per player made a change in a 200-player session cost 200 encodings of a 200-player list.
 struct PlayerSnapshot {
     private let shared: String
-    /// The shared text around its `you`'s `null`. Kept as strings: joining substrings counts their
-    /// characters first, all 15 KB of them.
-    private let head: String
-    private let tail: String
+    /// The shared text around its `you`'s `null`; nil if the projection wrote no `you` (then the
+    /// shared text goes as it is). Kept as strings: joining substrings counts their characters
+    /// first, all 15 KB of them.
+    private let parts: (head: String, tail: String)?
 
-    fileprivate init(bytes: [UInt8], you: Range<Int>) {
+    fileprivate init(bytes: [UInt8], you: Range<Int>?) {
         shared = String(decoding: bytes, as: UTF8.self)
-        head = String(decoding: bytes[..<you.lowerBound], as: UTF8.self)
-        tail = String(decoding: bytes[you.upperBound...], as: UTF8.self)
+        parts = you.map {
+            (
+                String(decoding: bytes[..<$0.lowerBound], as: UTF8.self),
+                String(decoding: bytes[$0.upperBound...], as: UTF8.self)
+            )
+        }
     }
 
     func text(for you: Projection.You?) -> WireText {
-        guard let you else { return .whole(shared) }
-        return .spliced(head: head, own: WireEncoder.json(you), tail: tail)
+        guard let you, let parts else { return .whole(shared) }
+        return .spliced(head: parts.head, own: WireEncoder.json(you), tail: parts.tail)
     }
 }
 
