@@ -16,8 +16,11 @@ int tripto_disabled(const char *name) {
     if (list == NULL || length == 0) return 0;
     for (const char *item = list; *item != '\0';) {
         const char *end = strchr(item, ',');
-        size_t size = end ? (size_t)(end - item) : strlen(item);
-        if (size == length && strncmp(item, name, length) == 0) return 1;
+        const char *stop = end ? end : item + strlen(item);
+        /* Spaces around a name are not part of it ("loop-executor, fd-table"). */
+        while (item < stop && *item == ' ') item++;
+        while (stop > item && stop[-1] == ' ') stop--;
+        if ((size_t)(stop - item) == length && strncmp(item, name, length) == 0) return 1;
         if (end == NULL) break;
         item = end + 1;
     }

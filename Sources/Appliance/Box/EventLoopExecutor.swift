@@ -20,7 +20,9 @@ import NIOPosix
 /// - it is written before any job is enqueued through it, and never again;
 /// - an `ExecutorJob` made from the `UnownedJob` may be run by any serial executor.
 /// On a toolchain it has not been checked with, it is not installed: the box then runs as with
-/// the switch off, and says so in its log.
+/// the switch off, and says so in its log. To check a new toolchain: read the runtime's
+/// ConcurrencyHooks.def for the hook's signature, widen the `#if compiler` gate, and compare
+/// `make bench` with and without the switch (docs/performance.md).
 enum EventLoopExecutor {
     private typealias Original = @convention(thin) (UnownedJob) -> Void
     private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -35,13 +37,9 @@ enum EventLoopExecutor {
         case unverifiedCompiler
     }
 
-    /// What `install` did; read by `tripto serve` to log it.
-    nonisolated(unsafe) private(set) static var installation: Installation?
-
-    /// Installs the hook; call it first thing in `main`, before any task starts.
-    static func install() {
-        installation = takeOver()
-    }
+    /// What installing did, done once, the first time this is read: first thing in `main`, before
+    /// any task starts (`Tripto.main`); `tripto serve` logs it.
+    static let installation = takeOver()
 
     private static func takeOver() -> Installation {
         guard tripto_disabled("loop-executor") == 0 else { return .disabled }

@@ -190,7 +190,15 @@ struct ServeCommand: AsyncParsableCommand {
         case .hookTaken: logger.warning("tasks run on the runtime's thread pool: its executor hook was taken")
         case .unverifiedCompiler:
             logger.warning("tasks run on the runtime's thread pool: not checked with this compiler's runtime")
-        case nil: break
+        }
+        let switches = DisableSwitches(ProcessInfo.processInfo.environment["TRIPTO_DISABLE"])
+        if !switches.off.isEmpty {
+            logger.notice("optimisations off (TRIPTO_DISABLE): \(switches.off.joined(separator: ", "))")
+        }
+        if !switches.unknown.isEmpty {
+            logger.warning(
+                "TRIPTO_DISABLE: no optimisation is called \(switches.unknown.joined(separator: ", "))",
+                metadata: ["known": "\(DisableSwitches.names.joined(separator: ", "))"])
         }
         let openFiles = Int(tripto_open_file_limit())
         logger.debug("open files: up to \(openFiles), the table grown to \(tripto_open_file_table()) at the start")
@@ -198,7 +206,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning(
                 """
                 only \(openFiles) open files are allowed, and every phone, TV and host holds one: \
-                raise the hard limit (LimitNOFILE=, ulimit -Hn) for a venue
+                \(switches.off.contains("fd-table")
+                    ? "TRIPTO_DISABLE=fd-table leaves the limit the box was started with"
+                    : "raise the hard limit (LimitNOFILE=, ulimit -Hn) for a venue")
                 """)
         }
         let box = try await Box(configuration: configuration, logger: logger)

@@ -14,7 +14,7 @@ struct Tripto: AsyncParsableCommand {
 
     /// Tasks run on the event loops (`EventLoopExecutor`) from the start; `serve` logs whether they do.
     static func main() async {
-        EventLoopExecutor.install()
+        _ = EventLoopExecutor.installation
         await main(nil)
     }
 }
