@@ -94,7 +94,5 @@ struct BoxError: Error, Sendable, Equatable {
         self.message = message
     }
 
-    var retryable: Bool { code.isRetryable }
-
     var payload: ErrorPayload { ErrorPayload(code, message: message) }
 }

@@ -1,3 +1,5 @@
+import Core
+
 /// Why the console cannot go on, in words for the person at the terminal.
 enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
     case badURL(String)
@@ -39,19 +41,23 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The box's message, or the console's own words for the codes a terminal user can act on. A
+    /// code this console does not know (a newer box's) is shown with the box's message.
     private static func explain(code: String, message: String) -> String {
-        switch code {
-        case "SESSION_NOT_FOUND": "Session not found or expired. Check the code."
-        case "SESSION_ENDED": "That session has ended."
-        case "HOST_ROLE_TAKEN": "This session already has a host."
-        case "TV_ROLE_TAKEN": "A TV is already connected to this session."
-        case "NAME_TAKEN": "That name is taken in this session; choose another with --name."
-        case "INVALID_NAME": "Not a usable name: \(message)"
-        case "RATE_LIMITED": "Too many wrong codes; wait a minute and try again."
-        case "GAME_FINISHED": "This game has just finished, and no new one opened within 3 minutes."
+        switch ErrorCode(rawValue: code) {
+        case .sessionNotFound: "Session not found or expired. Check the code."
+        case .sessionEnded: "That session has ended."
+        case .hostRoleTaken: "This session already has a host."
+        case .tvRoleTaken: "A TV is already connected to this session."
+        case .nameTaken: "That name is taken in this session; choose another with --name."
+        case .invalidName: "Not a usable name: \(message)"
+        case .rateLimited: "Too many wrong codes; wait a minute and try again."
+        case .gameFinished: "This game has just finished, and no new one opened within 3 minutes."
         // Said in full by the box (a kiosk's seat that is the box's own).
-        case "FORBIDDEN": message
-        default: "\(message) (\(code))"
+        case .forbidden: message
+        case .badRequest, .badMessage, .unknownMessage, .unauthorized, .notFound, .assetNotFound, .invalidJoinToken,
+            .invalidSettings, .invalidPhase, .sessionFull, .storageUnavailable, nil:
+            "\(message) (\(code))"
         }
     }
 

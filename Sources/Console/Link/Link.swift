@@ -81,8 +81,9 @@ final class Link: Sendable {
             }
             outbox.withLock { $0 = nil }
             writer.finish()
-            if let code = closeCode, code == Int(SocketClose.revoked.code) || code == Int(SocketClose.sessionEnded.code)
-            {
+            // The seat is gone for good (4001: revoked or not accepted) or the session ended: no reconnecting.
+            let final = [SocketClose.revoked, .unauthorized, .sessionEnded].map { Int($0.code) }
+            if let code = closeCode, final.contains(code) {
                 report.yield(.closed(code: code, revoked: revoked))
                 report.finish()
                 return

@@ -22,7 +22,8 @@ enum HostScreen {
             page.add()
             page.add(projection.players.isEmpty ? "Waiting for players to join." : "Press s to start the game.")
         case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake:
-            page.clueAndLocked(state, now: now, withText: true)
+            page.clue(state, now: now)
+            page.locked(state, withText: true)
         case .revealDestination: page.reveal(state)
         case .followupQuestion: page.followup(state, now: now, showAnswers: true)
         case .scoreboard: page.scoreboard(projection.scoreboard)

@@ -118,12 +118,6 @@ extension Page {
         }
     }
 
-    /// The clue, then the answers locked so far; `withText` for the host, who sees what each said.
-    mutating func clueAndLocked(_ state: ConsoleState, now: Int64, withText: Bool) {
-        clue(state, now: now)
-        locked(state, withText: withText)
-    }
-
     mutating func locked(_ state: ConsoleState, withText: Bool) {
         guard let projection = state.projection, !projection.lockedAnswers.isEmpty else { return }
         add("Locked answers:")

@@ -8,7 +8,8 @@ enum TVScreen {
         switch projection.phase {
         case .lobby: lobby(state, into: &page)
         case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake:
-            page.clueAndLocked(state, now: now, withText: false)
+            page.clue(state, now: now)
+            page.locked(state, withText: false)
         case .revealDestination: page.reveal(state)
         case .followupQuestion: page.followup(state, now: now, showAnswers: false)
         case .scoreboard: page.scoreboard(projection.scoreboard)

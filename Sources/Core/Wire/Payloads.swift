@@ -196,9 +196,6 @@ public struct ErrorPayload: Codable, Sendable, Equatable {
     public init(_ code: ErrorCode, message: String) {
         self.init(code: code.rawValue, message: message, retryable: code.isRetryable)
     }
-
-    /// The code as one of the contract's, or nil for one this client does not know.
-    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
 }
 
 public struct Welcome: Codable, Sendable, Equatable {
