@@ -42,6 +42,8 @@ final class RunningServer: @unchecked Sendable {
         var python: String
         var baselineScript: String
         var maxPlayers: Int
+        /// Optimisations the box runs without (its `TRIPTO_DISABLE`; the load generator keeps all).
+        var disabled: [String] = []
     }
 
     init(_ contender: Contender, launch: Launch) async throws {
@@ -57,6 +59,9 @@ final class RunningServer: @unchecked Sendable {
                 launch.packs, "--public-url", "http://127.0.0.1:0", "--no-qr", "--no-mdns", "--no-audio",
                 "--log-level", "warning", "--max-players", "\(launch.maxPlayers)",
             ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TRIPTO_DISABLE"] = launch.disabled.isEmpty ? nil : launch.disabled.joined(separator: ",")
+            process.environment = environment
         case .baseline:
             process.executableURL = URL(fileURLWithPath: launch.python)
             process.arguments = [launch.baselineScript]

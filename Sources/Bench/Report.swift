@@ -69,6 +69,8 @@ struct Report: Codable, Sendable {
     var date: String
     /// The source the measured binaries were built from (`git describe --always --dirty`), or "unknown".
     var revision: String
+    /// Optimisations the box ran without (`--disable`, its TRIPTO_DISABLE); empty for the box as shipped.
+    var disabled: [String]
     var machine: Machine
     var outcomes: [Outcome]
 
@@ -161,7 +163,8 @@ struct Report: Codable, Sendable {
     var markdown: String {
         var lines = ["# Tripto box load benchmark, \(date)", ""]
         lines += [
-            "Revision: \(revision)",
+            "Revision: \(revision). Optimisations off: "
+                + (disabled.isEmpty ? "none (the box as shipped)" : disabled.joined(separator: ", ")) + ".",
             "",
             "Machine: \(machine.cores) cores, \(machine.cpuModel), \(machine.memoryGiB) GiB, Linux \(machine.kernel); "
                 + "\(machine.swift); `tripto` \(machine.build) build. Server and load generator share the machine. "

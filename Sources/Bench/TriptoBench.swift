@@ -58,6 +58,13 @@ struct TriptoBench: AsyncParsableCommand {
     var output = "bench/results"
     @Option(help: "The source revision measured, for the report and its file name (scripts/bench passes git's).")
     var revision = "unknown"
+    @Option(
+        help: ArgumentHelp(
+            "Optimisations the box runs without, comma-separated (loop-executor, short-slice, fd-table).",
+            discussion:
+                "Passed to the box as TRIPTO_DISABLE, to measure what each is worth (docs/performance.md); "
+                + "the load generator keeps them all. The report and its file name say which were off."))
+    var disable = ""
 
     mutating func run() async throws {
         if smoke {
@@ -69,6 +76,14 @@ struct TriptoBench: AsyncParsableCommand {
             timeout = 60
         }
         if revision.isEmpty { revision = "unknown" }
+        // In this process the variable would switch the load generator's own open-file preparation off.
+        guard ProcessInfo.processInfo.environment["TRIPTO_DISABLE"] == nil else {
+            throw ValidationError(
+                "TRIPTO_DISABLE is set: pass --disable to tripto-bench instead, which sets it for the box only.")
+        }
+        let disabled = disable.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         guard sessions > 0 || crowd > 0 else {
             throw ValidationError("--sessions 0 and --crowd 0 leave nothing to run.")
         }
@@ -110,7 +125,7 @@ struct TriptoBench: AsyncParsableCommand {
         }
         let launch = RunningServer.Launch(
             tripto: tripto, packs: packs, python: python, baselineScript: baseline,
-            maxPlayers: max(50, players, crowd))
+            maxPlayers: max(50, players, crowd), disabled: disabled)
         let contenders: [Contender] = noBaseline ? [.tripto] : [.tripto, .baseline]
         var outcomes: [Outcome] = []
         for scenario in scenarios {
@@ -122,7 +137,7 @@ struct TriptoBench: AsyncParsableCommand {
 
         let stamp = ISO8601DateFormatter().string(from: Date())
         let report = Report(
-            date: stamp, revision: revision,
+            date: stamp, revision: revision, disabled: disabled,
             machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
         let day = String(stamp.prefix(10))
         let size = sessions > 0 ? "\(sessions)x\(players)" : "crowd\(crowd)"
@@ -132,7 +147,8 @@ struct TriptoBench: AsyncParsableCommand {
                 character.isLetter || character.isNumber || "._-".contains(character) ? character : "-"
             })
         let base = URL(fileURLWithPath: output).appendingPathComponent(
-            "\(day)-\(tag)-\(size)\(smoke ? "-smoke" : "")")
+            "\(day)-\(tag)-\(size)\(disabled.isEmpty ? "" : "-off-" + disabled.joined(separator: "-"))\(smoke ? "-smoke" : "")"
+        )
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
