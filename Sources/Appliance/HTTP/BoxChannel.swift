@@ -12,10 +12,10 @@ import NIOWebSocket
 ///
 /// It is built like Hummingbird's `HTTP1WebSocketUpgradeChannel`, with two differences. An
 /// upgraded socket is left to its handlers: Hummingbird's runs a task for as long as each socket
-/// is open, and the task's memory was most of what a socket cost (docs/performance.md, "Sockets served by channel handlers").
-/// And the read buffers are smaller: a NIO channel keeps its receive buffer for reuse, 2 KB by
-/// default, while the box's clients send messages of a few hundred bytes; the allocator still
-/// grows them, read by read, for a larger one.
+/// is open, and the task's memory was most of what a socket cost (docs/performance.md, "Sockets
+/// served by channel handlers"). And the read buffers are smaller: a NIO channel keeps its receive
+/// buffer for reuse, 2 KB by default, while the box's clients send messages of a few hundred
+/// bytes; the allocator still grows them, read by read, for a larger one.
 struct BoxChannel: ServerChildChannel, HTTPChannelHandler {
     enum Upgrade: Sendable {
         /// A WebSocket, served by its handlers from now on.

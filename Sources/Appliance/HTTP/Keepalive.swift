@@ -8,10 +8,10 @@ import NIOWebSocket
 ///
 /// It is a handler in the socket's pipeline with a timer on the socket's event loop. The WebSocket
 /// library can ping too, but it runs a task per socket for it, which cost about 3 KB of every
-/// socket's memory (docs/performance.md, "Sockets served by channel handlers"). The answers to its pings end here (the frame
-/// decoder before it has checked them); every other frame goes on to the WebSocket handler, once it
-/// is seen to be masked. Once the box's close frame has gone by on its way out, it pings no more:
-/// nothing follows a close.
+/// socket's memory (docs/performance.md, "Sockets served by channel handlers"). The answers to its
+/// pings end here (the frame decoder before it has checked them); every other frame goes on to the
+/// WebSocket handler, once it is seen to be masked. Once the box's close frame has gone by on its
+/// way out, it pings no more: nothing follows a close.
 final class Keepalive: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame

@@ -8,8 +8,8 @@ import NIOWebSocket
 /// It authenticates the client (a HELLO first when the upgrade carried no token), attaches it to its
 /// room, and then hands each message it reads to the room, in order. It answers pings and takes part
 /// in the closing handshake, whichever side starts it. No task waits while the socket is open (a
-/// task per socket was most of what a socket cost: docs/performance.md, "Sockets served by channel handlers"): the room's
-/// messages are written from `Connection`, and the client's reach the room through `RoomInbox`.
+/// task per socket was most of what a socket cost: docs/performance.md, "Sockets served by channel
+/// handlers"): the room's messages are written from `Connection`, and the client's reach the room through `RoomInbox`.
 final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
