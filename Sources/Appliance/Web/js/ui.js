@@ -88,6 +88,17 @@ export function overlay(id, content) {
   fill(el, content);
 }
 
+/** A screen that only says something: a title, a line below it, and where there is one, a link on. */
+export function messageScreen({ id, title, text, link }) {
+  return h(
+    "section",
+    { class: "stack center", id },
+    h("h1", {}, title),
+    h("p", { class: "dim" }, text),
+    link ? h("a", { class: "button primary block", href: link.href, id: link.id }, link.label) : null,
+  );
+}
+
 /** Players list with connection dots; `me` highlights one row. */
 export function peopleList(players, { me, withPoints = false, extra } = {}) {
   return h(
