@@ -223,7 +223,7 @@ function screenFor(step) {
 }
 
 function lobbyScreen() {
-  const start = h("button", { class: "success block", id: "start", onclick: () => page.send("HOST_START_GAME") }, t("host.start"));
+  const startButton = h("button", { class: "success block", id: "start", onclick: () => page.send("HOST_START_GAME") }, t("host.start"));
   const startHelp = h("p", { class: "help center" });
   const tvStatus = h("p", { id: "tv-status" });
   const base = location.origin;
@@ -250,11 +250,11 @@ function lobbyScreen() {
         h("p", { class: "help" }, t("host.tvHelp", { url: `${base}/tv`, code: page.snap.joinCode })),
       ),
       h("dl", { class: "kv card" }, settingsList()),
-      start,
+      startButton,
       startHelp,
     ),
     update() {
-      start.disabled = page.snap.players.length === 0;
+      startButton.disabled = page.snap.players.length === 0;
       startHelp.textContent = page.snap.players.length === 0 ? t("host.needPlayer") : "";
       tvStatus.textContent = page.snap.hasTv ? t("host.tvConnected") : t("host.tvMissing");
       tvStatus.className = page.snap.hasTv ? "ok" : "dim";
@@ -388,14 +388,15 @@ function followupScreen() {
       }),
     ),
     update() {
-      const f = page.snap.followup;
-      if (!f) return;
-      timer.set(f.timer);
-      const next = JSON.stringify([f, page.snap.players]);
+      // The followup as it is now: the answers come in while the screen stays.
+      const now = page.snap.followup;
+      if (!now) return;
+      timer.set(now.timer);
+      const next = JSON.stringify([now, page.snap.players]);
       if (next === signature) return;
       signature = next;
-      counter.textContent = t("tv.answered", { n: f.answeredCount, total: page.snap.players.length });
-      const byPlayer = new Map((f.results ?? f.answers ?? []).map((a) => [a.playerId, a]));
+      counter.textContent = t("tv.answered", { n: now.answeredCount, total: page.snap.players.length });
+      const byPlayer = new Map((now.results ?? now.answers ?? []).map((a) => [a.playerId, a]));
       fill(
         answers,
         page.snap.players.map((p) => {
@@ -403,9 +404,9 @@ function followupScreen() {
           return h(
             "li",
             {},
-            answerMark(f, a),
+            answerMark(now, a),
             h("span", { class: "name" }, p.name),
-            h("span", { class: "dim" }, a?.answerText ?? t(f.isOpen ? "host.noAnswerYet" : "host.noAnswer")),
+            h("span", { class: "dim" }, a?.answerText ?? t(now.isOpen ? "host.noAnswerYet" : "host.noAnswer")),
             a && "pointsAwarded" in a ? h("span", { class: "points" }, `+${a.pointsAwarded}`) : null,
           );
         }),
