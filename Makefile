@@ -14,7 +14,9 @@ voices:
 	@if command -v espeak-ng >/dev/null; then $(SWIFT) run tripto pack render-voice packs/*; \
 	else echo "espeak-ng is not installed: the box will show the clues without reading them out"; fi
 
+# Lint first: a page that does not parse fails here in seconds rather than in the browser tests.
 test: test-deps
+	@$(MAKE) --no-print-directory lint
 	@scripts/run-tests
 
 # The long versions of the crash campaign, the hostile-input suite and the decoder's fuzzing (about 10 minutes).
@@ -57,8 +59,11 @@ test-deps:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
+# The Swift sources with swift-format; the JavaScript and CSS the box serves with ESLint and
+# scripts/lint-css (scripts/lint-web; both installed by `make test-deps`).
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	@scripts/lint-web
 
 clean:
 	rm -rf .build

@@ -5,6 +5,9 @@ import Hummingbird
 /// The pages phones, the TV and the host open: plain HTML, CSS and JavaScript modules shipped in the
 /// Appliance's resources. They are read once at start and served from memory with an ETag, so a phone
 /// on a weak Wi-Fi revalidates with a 304 instead of downloading them again.
+///
+/// Every page has the same frame, `layout.html` (the head, the top bar); a page file holds only its own
+/// parts, which are put into the layout here, once, at start (docs/web.md, "One layout for every page").
 struct WebPages: Sendable {
     struct Asset: Sendable {
         let body: ByteBuffer
@@ -24,23 +27,74 @@ struct WebPages: Sendable {
         "ico": "image/x-icon", "json": "application/json; charset=utf-8", "webmanifest": "application/manifest+json",
     ]
 
+    /// The frame of every page, which is not served itself.
+    static let layoutName = "layout.html"
+
     struct Missing: Error, CustomStringConvertible {
         let path: String
         var description: String { "the web pages are missing (looked in \(path))" }
     }
 
+    /// A page with a part the layout has no place for: a typo that would otherwise drop the part silently.
+    struct PartWithoutSlot: Error, CustomStringConvertible {
+        let page: String
+        let part: String
+        var description: String { "\(page) has a part '\(part)' that \(WebPages.layoutName) has no {{\(part)}} for" }
+    }
+
     init(directory: URL) throws {
         var assets: [String: Asset] = [:]
         let root = directory.standardizedFileURL.path
+        let rootURL = URL(fileURLWithPath: root)
         guard let walker = FileManager.default.enumerator(atPath: root) else { throw Missing(path: root) }
-        for case let relative as String in walker {
+        let layoutURL = rootURL.appendingPathComponent(Self.layoutName)
+        guard let layout = try? String(contentsOf: layoutURL, encoding: .utf8) else {
+            throw Missing(path: layoutURL.path)
+        }
+        for case let relative as String in walker where relative != Self.layoutName {
             let ext = (relative as NSString).pathExtension
             guard let type = Self.contentTypes[ext] else { continue }
-            let data = try Data(contentsOf: URL(fileURLWithPath: root).appendingPathComponent(relative))
+            var data = try Data(contentsOf: rootURL.appendingPathComponent(relative))
+            if ext == "html" {
+                let page = String(decoding: data, as: UTF8.self)
+                data = Data(try Self.compose(page: page, named: relative, into: layout).utf8)
+            }
             let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
             assets[relative] = Asset(body: ByteBuffer(bytes: data), contentType: type, etag: "\"\(digest)\"")
         }
         self.assets = assets
+    }
+
+    /// A page file's parts put into the layout. In the page, a line `<!-- name -->` starts the part of
+    /// that name, up to the next such line (what comes before the first is the file's own comment). In
+    /// the layout, `{{name}}` stands where the part goes: alone on its line, it takes the part's lines at
+    /// that line's indentation; inside a line (a title, an attribute), the part on one line. A place no
+    /// part fills stays empty, and a line left empty goes.
+    static func compose(page: String, named name: String, into layout: String) throws(PartWithoutSlot) -> String {
+        var parts: [String: [Substring]] = [:]
+        var current: String?
+        for line in page.split(separator: "\n") {
+            if let marker = line.wholeMatch(of: /<!-- ([a-z-]+) -->/) {
+                current = String(marker.1)
+                parts[String(marker.1)] = []
+            } else if let current {
+                parts[current, default: []].append(line)
+            }
+        }
+        for part in parts.keys where !layout.contains("{{\(part)}}") {
+            throw PartWithoutSlot(page: name, part: part)
+        }
+        let slot = /\{\{([a-z-]+)\}\}/
+        var html: [Substring] = []
+        for line in layout.split(separator: "\n", omittingEmptySubsequences: false) {
+            let indent = line.prefix { $0 == " " }
+            if let whole = line.dropFirst(indent.count).wholeMatch(of: slot) {
+                html += (parts[String(whole.1)] ?? []).map { indent + $0 }
+            } else {
+                html.append(line.replacing(slot) { parts[String($0.1)]?.joined(separator: " ") ?? "" })
+            }
+        }
+        return html.joined(separator: "\n")
     }
 
     func addRoutes(to router: Router<BoxRequestContext>) {

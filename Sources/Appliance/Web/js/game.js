@@ -1,7 +1,8 @@
-// What the player, TV and host pages share about a game in progress: names, timers, the finale's
-// timeline and the connection overlays.
-import { t } from "./i18n.js";
-import { h, fill, overlay } from "./ui.js";
+// What the player, TV and host pages share about a game in progress: the page skeleton (GamePage),
+// names, timers, the finale's timeline and the connection overlays.
+import { seats, BoxLink, runCountdowns } from "./box.js";
+import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
+import { h, fill, overlay, toast, Stage } from "./ui.js";
 
 export function nameOf(snap, playerId) {
   return (
@@ -67,6 +68,27 @@ export function countdown(timer, clock, { bar = true, label } = {}) {
     h("div", { class: "row" }, h("span", { class: "dim" }, t("game.timeLeft")), seconds, h("span", { class: "dim" }, "s")),
     bar ? h("div", { class: "timerbar", "aria-hidden": "true" }, fillEl) : null,
   );
+}
+
+/** The round's intro: which destination this is, and the train about to leave; `more` under it. */
+export function introScreen(snap, className, more) {
+  return h(
+    "section",
+    { class: className },
+    h("p", { class: "badge" }, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })),
+    h("h1", {}, t("intro.title")),
+    more,
+  );
+}
+
+/** The destination revealed: "We are in…", its name and country, and what the pack tells about it. */
+export function revealedDestination(d, { countryTag = "p", textClass } = {}) {
+  return [
+    h("p", { class: "dim" }, t("reveal.lead")),
+    h("h1", { id: "destination" }, d?.name ?? ""),
+    h(countryTag, { class: "dim" }, d?.country ?? ""),
+    h("p", { class: textClass }, d?.revealText ?? ""),
+  ];
 }
 
 /**
@@ -173,4 +195,177 @@ export function endedScreen(end, reason, { rejoin, role = "player" } = {}) {
     rejoin ? h("button", { class: "primary block", id: "rejoin", onclick: rejoin }, t("ended.rejoin")) : null,
     h("a", { class: `button ${rejoin ? "" : "primary "}block`, href, id: "join-another" }, t(label)),
   );
+}
+
+/**
+ * The step of the game a projection is at: which screen shows it (`screen`), and the `key` that has
+ * that screen built again when it changes (a new clue, a followup closing). While the key stays, the
+ * screen only updates its live parts. A page may refine both (GamePage's `screenFor`).
+ */
+export function gameStep(snap) {
+  const round = snap.round?.index ?? 0;
+  const f = snap.followup;
+  switch (snap.phase) {
+    case "LOBBY":
+    case "PREPARING_ROUND":
+      return { screen: "lobby", key: "lobby", round };
+    case "ROUND_INTRO":
+      return { screen: "intro", key: `intro:${round}`, round };
+    case "CLUE_LEVEL":
+    case "PAUSED_FOR_BRAKE":
+      return { screen: "clue", key: `clue:${round}:${snap.clue?.levelIndex}`, round };
+    case "REVEAL_DESTINATION":
+      return { screen: "reveal", key: `reveal:${round}`, round };
+    case "FOLLOWUP_QUESTION":
+      return { screen: "followup", key: `followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}`, round };
+    case "SCOREBOARD":
+      return { screen: "score", key: `score:${round}`, round };
+    case "FINAL_RESULTS":
+    case "ROUND_END":
+      return { screen: "final", key: "final", round };
+  }
+  return null;
+}
+
+/** Momentary messages every game page answers the same way, unless it has its own handler. */
+const COMMON_EVENTS = {
+  ERROR: (payload) => toast(errorMessage(payload)),
+};
+
+/**
+ * The skeleton of the player, TV and host pages. It holds the seat's connection (BoxLink) and the
+ * latest projection (`snap`), draws the screen the game's step asks for, keeps countdowns ticking,
+ * shows the connection overlays and the ended screen, and draws everything again in a new language.
+ * A page gives it only what is its own:
+ *
+ * - `role`: "player", "tv" or "host": where its seat is kept, and what its ended screen offers.
+ * - `screens`: a builder for each screen, by the names `gameStep` gives (lobby, intro, clue, reveal,
+ *   followup, score, final), plus any the page's `screenFor` adds. A builder returns an element, or
+ *   `{ el, update }` to refresh its live parts between rebuilds.
+ * - `screenFor(step)`: the page's own screen and key for a step, where they differ from `gameStep`'s.
+ * - `parts`: what it draws outside its screens (the top bar's status, the host's panel), as
+ *   `{ el, shows(snap), draw(snap) }`: drawn again only when `shows` (and the language) changed, so
+ *   a tap never lands on a button being replaced.
+ * - `events`: a handler for each momentary message it cares about (by type, given the payload); one
+ *   that returns true has the page drawn again. WELCOME and STATE_SNAPSHOT always are.
+ * - `shown(keyBefore)`: after each drawing, with the screen key from before it.
+ * - `redrawMs`: how often the page is drawn again between messages (countdowns' ends, the finale's steps).
+ * - `redraw()`: draws the page's screen from before its game (no connection yet) in a new language.
+ * - `ended(end, reason)`: what happens when the seat is gone, instead of the ended screen.
+ * - `leave`: a "Leave" button for the connection-lost overlay (the player's).
+ */
+export class GamePage {
+  constructor(options) {
+    this.options = options;
+    this.role = options.role;
+    this.stage = new Stage(document.getElementById("main"));
+    this.parts = (options.parts ?? []).map((part) => ({ ...part, signature: "" }));
+    this.snap = null;
+    this.link = null;
+    this.ticking = false;
+    // How the seat ended, to draw the ended screen again in another language.
+    this.endedWith = null;
+    mountLanguagePicker(() => this.languageChanged());
+  }
+
+  /** The box's clock, as this page's connection sees it. */
+  get clock() {
+    return this.link.clock;
+  }
+
+  /** Connects with a seat's token; a page that takes a new seat (a player again, a kiosk TV) connects again. */
+  connect(token) {
+    this.endedWith = null;
+    this.link = new BoxLink(token, {
+      onstatus: (status) => showConnection(status, { retry: () => this.link.checkNow(), leave: this.options.leave }),
+      onmessage: (message) => this.receive(message),
+      onend: ({ end, endedReason }) => this.end(end, endedReason ?? this.snap?.endedReason),
+    });
+    // Once per page: the countdowns follow whichever link is the current one.
+    if (this.ticking) return;
+    this.ticking = true;
+    runCountdowns({ now: () => this.link.clock.now() });
+    setInterval(() => this.render(), this.options.redrawMs);
+  }
+
+  receive(message) {
+    const payload = message.payload;
+    if (message.type === "WELCOME") this.snap = payload.projection;
+    if (message.type === "STATE_SNAPSHOT") this.snap = payload;
+    const handler = this.options.events?.[message.type] ?? COMMON_EVENTS[message.type];
+    const redraw = handler?.(payload);
+    if (redraw || message.type === "WELCOME" || message.type === "STATE_SNAPSHOT") this.render();
+  }
+
+  /** Sends a message; whether it went out (if not, the viewer is told). */
+  send(type, payload = {}) {
+    if (this.link.send(type, payload)) return true;
+    toast(t("conn.notSent"));
+    return false;
+  }
+
+  /** Draws the page from the latest projection: its parts, then the screen for the game's step. */
+  render() {
+    const snap = this.snap;
+    if (!snap) return;
+    for (const part of this.parts) {
+      const signature = JSON.stringify([t("lang"), part.shows(snap)]);
+      if (signature === part.signature) continue;
+      part.signature = signature;
+      fill(part.el, part.draw(snap));
+    }
+    const keyBefore = this.stage.key;
+    const base = gameStep(snap);
+    const step = base && (this.options.screenFor?.(base) ?? base);
+    if (step) this.stage.show(step.key, this.options.screens[step.screen]);
+    this.options.shown?.(keyBefore);
+  }
+
+  /** A screen outside the game (a name entry, a pairing, a message). */
+  show(key, build) {
+    this.endedWith = null;
+    this.stage.show(key, build);
+  }
+
+  /** Empties the parts drawn outside the screens: no game is on this page any more. */
+  clearParts() {
+    for (const part of this.parts) {
+      part.signature = "";
+      fill(part.el);
+    }
+  }
+
+  /** The seat is gone (BoxLink's `end`): the game is no longer drawn, and the seat is forgotten. */
+  end(end, reason) {
+    this.snap = null;
+    seats.clear(this.role);
+    if (this.options.ended) this.options.ended(end, reason);
+    else this.showEnded(end, reason);
+  }
+
+  /** The ended screen (see endedScreen); `rejoin`, where given, offers a new seat in the same game. */
+  showEnded(end, reason, rejoin = null) {
+    this.clearParts();
+    this.endedWith = [end, reason, rejoin];
+    this.stage.show("ended", () => endedScreen(end, reason, { rejoin, role: this.role }));
+  }
+
+  /** This browser lets go of its seat itself (the box keeps it until the host removes it). */
+  dropSeat() {
+    this.link.stop();
+    seats.clear(this.role);
+    this.snap = null;
+    overlay("connection", null);
+    this.clearParts();
+  }
+
+  languageChanged() {
+    // Every screen is built again, in the new language.
+    this.stage.key = null;
+    if (this.snap) this.render();
+    else if (this.endedWith) this.showEnded(...this.endedWith);
+    // Before the game, the page's own first screen; not once a connection is on its way (drawing
+    // that screen again would connect a second time, and the game comes in the new language anyway).
+    else if (!this.link) this.options.redraw?.();
+  }
 }

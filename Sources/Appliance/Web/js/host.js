@@ -1,17 +1,11 @@
 // The host's pro view (phone or tablet): everything the host projection holds — the destination,
 // sources, every locked answer — and every control of the game.
-import { api, seats, BoxLink, runCountdowns } from "./box.js";
-import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
-import { h, fill, Stage, toast, peopleList, standingsList } from "./ui.js";
-import { nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
-
-const main = document.getElementById("main");
-const stage = new Stage(main);
-const panel = document.getElementById("panel");
+import { api, seats } from "./box.js";
+import { t } from "./i18n.js";
+import { h, fill, toast, peopleList, standingsList, messageScreen } from "./ui.js";
+import { GamePage, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList } from "./game.js";
 
 const seat = seats.get("host");
-let snap = null;
-let link = null;
 let gainDb = -8;
 // The packs' titles by id (GET /v1/packs), for the settings; null until they came.
 let packTitles = null;
@@ -24,79 +18,51 @@ const MUSIC_LEVELS = [
   ["high", 0],
 ];
 
-mountLanguagePicker(() => {
-  stage.key = null;
-  if (snap) render();
-  else start();
+const page = new GamePage({
+  role: "host",
+  redrawMs: 1000,
+  redraw: start,
+  parts: [{ el: document.getElementById("panel"), shows: (snap) => [snap.players, snap.phase, snap.paused, gainDb], draw: panel }],
+  screens: {
+    lobby: lobbyScreen,
+    round: roundScreen,
+    reveal: revealScreen,
+    followup: followupScreen,
+    score: scoreScreen,
+    final: finalScreen,
+  },
+  screenFor,
+  events: {
+    MUSIC_GAIN_SET: musicLevel,
+    MUSIC_SET: musicLevel,
+    BRAKE_ACCEPTED: (p) => toast(t("tv.brake", { name: p.playerName })),
+  },
 });
 
 function start() {
-  document.documentElement.lang = t("lang");
   if (!seat) {
-    stage.show("noseat", () =>
-      h(
-        "section",
-        { class: "stack center" },
-        h("h1", {}, t("host.noSession")),
-        h("p", { class: "dim" }, t("host.noSessionHelp")),
-        h("a", { class: "button primary block", href: "/" }, t("launch.create")),
-      ),
+    page.show("noseat", () =>
+      messageScreen({ title: t("host.noSession"), text: t("host.noSessionHelp"), link: { href: "/", label: t("launch.create") } }),
     );
     return;
   }
-  link = new BoxLink(seat.token, {
-    onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
-    onmessage,
-    onend: ({ end, endedReason }) => {
-      // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = endedReason ?? snap?.endedReason;
-      snap = null;
-      seats.clear("host");
-      fill(panel);
-      stage.show("ended", () => endedScreen(end, reason, { role: "host" }));
-    },
-  });
-  runCountdowns(link.clock);
-  setInterval(() => snap && render(), 1000);
+  page.connect(seat.token);
   api("GET", "/v1/packs")
     .then((packs) => {
       packTitles = new Map(packs.map((p) => [p.packId, p.title]));
       // The lobby shows the settings: drawn again with the pack's title.
-      if (snap && stage.key === "lobby") {
-        stage.key = null;
-        render();
+      if (page.snap && page.stage.key === "lobby") {
+        page.stage.key = null;
+        page.render();
       }
     })
     .catch(() => {});
 }
 
-function onmessage(message) {
-  const p = message.payload;
-  switch (message.type) {
-    case "WELCOME":
-      snap = p.projection;
-      break;
-    case "STATE_SNAPSHOT":
-      snap = p;
-      break;
-    case "MUSIC_GAIN_SET":
-    case "MUSIC_SET":
-      if (typeof p.gainDb === "number") gainDb = p.gainDb;
-      break;
-    case "BRAKE_ACCEPTED":
-      toast(t("tv.brake", { name: p.playerName }));
-      return;
-    case "ERROR":
-      toast(errorMessage(p));
-      return;
-    default:
-      return;
-  }
-  render();
-}
-
-function send(type, payload = {}) {
-  if (!link.send(type, payload)) toast(t("conn.notSent"));
+/** The music's level as the box has it; the panel is drawn again with it. */
+function musicLevel(p) {
+  if (typeof p.gainDb === "number") gainDb = p.gainDb;
+  return true;
 }
 
 /**
@@ -106,9 +72,17 @@ function send(type, payload = {}) {
  */
 const SETTLE_MS = 650;
 // The step of the game the host's screen shows (phase, clue, followup), and since when.
-let step = "";
+let shownStep = "";
 let stepSince = 0;
 let lastMove = 0;
+
+function noteStep(snap) {
+  const f = snap.followup;
+  const next = JSON.stringify([snap.phase, snap.round?.index ?? 0, snap.clue?.levelIndex, f?.index, f?.isOpen, !!f?.results]);
+  if (next === shownStep) return;
+  shownStep = next;
+  stepSince = performance.now();
+}
 
 function settlingFor() {
   return SETTLE_MS - (performance.now() - Math.max(stepSince, lastMove));
@@ -139,7 +113,7 @@ function control(id, label, type, { kind = "", enabled = true, payload, moves = 
           lastMove = performance.now();
           settle(button, true);
         }
-        send(type, payload);
+        page.send(type, payload);
       },
     },
     label,
@@ -150,12 +124,7 @@ function control(id, label, type, { kind = "", enabled = true, payload, moves = 
 
 // MARK: the panel under every screen: players, music, pause, end
 
-let panelSignature = "";
-function renderPanel() {
-  // Rebuilt only when something in it changed, so a tap never lands on a button being replaced.
-  const signature = JSON.stringify([snap.players, snap.phase, snap.paused, gainDb, t("lang")]);
-  if (signature === panelSignature) return;
-  panelSignature = signature;
+function panel(snap) {
   const inGame = !["LOBBY", "FINAL_RESULTS", "ROUND_END"].includes(snap.phase);
   const music = h(
     "div",
@@ -168,59 +137,56 @@ function renderPanel() {
           "aria-pressed": String(closestLevel(gainDb) === db),
           onclick: () => {
             gainDb = db;
-            send("MUSIC_GAIN_SET", { gainDb: db });
-            render();
+            page.send("MUSIC_GAIN_SET", { gainDb: db });
+            page.render();
           },
         },
         t(`host.music.${name}`),
       ),
     ),
   );
-  fill(
-    panel,
+  return h(
+    "div",
+    { class: "card stack" },
+    h("h2", {}, t("lobby.players", { n: snap.players.length })),
+    snap.players.length
+      ? peopleList(snap.players, {
+          withPoints: true,
+          extra: (p) =>
+            h(
+              "button",
+              {
+                class: "danger small",
+                "aria-label": t("host.kickName", { name: p.name }),
+                dataset: { kick: p.playerId },
+                onclick: () => {
+                  if (confirm(t("host.kickConfirm", { name: p.name }))) page.send("HOST_KICK", { playerId: p.playerId });
+                },
+              },
+              t("host.kick"),
+            ),
+        })
+      : h("p", { class: "dim" }, t("tv.noPlayers")),
+    h("h2", {}, t("host.music")),
+    music,
     h(
       "div",
-      { class: "card stack" },
-      h("h2", {}, t("lobby.players", { n: snap.players.length })),
-      snap.players.length
-        ? peopleList(snap.players, {
-            withPoints: true,
-            extra: (p) =>
-              h(
-                "button",
-                {
-                  class: "danger small",
-                  "aria-label": t("host.kickName", { name: p.name }),
-                  dataset: { kick: p.playerId },
-                  onclick: () => {
-                    if (confirm(t("host.kickConfirm", { name: p.name }))) send("HOST_KICK", { playerId: p.playerId });
-                  },
-                },
-                t("host.kick"),
-              ),
-          })
-        : h("p", { class: "dim" }, t("tv.noPlayers")),
-      h("h2", {}, t("host.music")),
-      music,
+      { class: "controls" },
+      inGame
+        ? snap.paused
+          ? control("resume", t("host.resume"), "HOST_RESUME", { kind: "success", moves: false })
+          : control("pause", t("host.pause"), "HOST_PAUSE", { moves: false })
+        : null,
       h(
-        "div",
-        { class: "controls" },
-        inGame
-          ? snap.paused
-            ? control("resume", t("host.resume"), "HOST_RESUME", { kind: "success", moves: false })
-            : control("pause", t("host.pause"), "HOST_PAUSE", { moves: false })
-          : null,
-        h(
-          "button",
-          {
-            class: "danger block",
-            id: "end-session",
-            onclick: () => {
-              if (confirm(t("host.endConfirm"))) send("HOST_END_SESSION");
-            },
+        "button",
+        {
+          class: "danger block",
+          id: "end-session",
+          onclick: () => {
+            if (confirm(t("host.endConfirm"))) page.send("HOST_END_SESSION");
           },
-          t("host.end"),
-        ),
+        },
+        t("host.end"),
       ),
     ),
   );
@@ -232,55 +198,32 @@ function closestLevel(db) {
 
 // MARK: screens
 
-function render() {
-  document.documentElement.lang = t("lang");
-  renderPanel();
-  const round = snap.round?.index ?? 0;
-  const f = snap.followup;
-  const nextStep = JSON.stringify([snap.phase, round, snap.clue?.levelIndex, f?.index, f?.isOpen, !!f?.results]);
-  if (nextStep !== step) {
-    step = nextStep;
-    stepSince = performance.now();
-  }
-  const key = {
-    LOBBY: "lobby",
-    PREPARING_ROUND: "lobby",
-    ROUND_INTRO: `intro:${round}`,
-    CLUE_LEVEL: `clue:${round}`,
-    PAUSED_FOR_BRAKE: `clue:${round}`,
-    // The Next buttons wait while the game is paused, so these screens follow the pause too.
-    REVEAL_DESTINATION: `reveal:${round}:${snap.paused}`,
-    FOLLOWUP_QUESTION: `followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}:${snap.paused}`,
-    SCOREBOARD: `score:${round}:${snap.paused}`,
-    FINAL_RESULTS: `final:${finaleStep(snap, link.clock) === "standings"}:${snap.paused}`,
-    ROUND_END: "final:end",
-  }[snap.phase];
-  stage.show(key, screenFor(snap.phase));
-}
-
-function screenFor(phase) {
-  switch (phase) {
-    case "LOBBY":
-    case "PREPARING_ROUND":
-      return lobbyScreen;
-    case "ROUND_INTRO":
-    case "CLUE_LEVEL":
-    case "PAUSED_FOR_BRAKE":
-      return roundScreen;
-    case "REVEAL_DESTINATION":
-      return revealScreen;
-    case "FOLLOWUP_QUESTION":
-      return followupScreen;
-    case "SCOREBOARD":
-      return scoreScreen;
-    case "FINAL_RESULTS":
-    case "ROUND_END":
-      return finalScreen;
+/**
+ * The host's screens: one for the intro and every clue (roundScreen redraws its own parts and keeps
+ * the destination's card), and since the Next buttons wait while the game is paused, the screens
+ * with one follow the pause too.
+ */
+function screenFor(step) {
+  const snap = page.snap;
+  noteStep(snap);
+  switch (step.screen) {
+    case "intro":
+      return { screen: "round", key: `intro:${step.round}` };
+    case "clue":
+      return { screen: "round", key: `clue:${step.round}` };
+    case "reveal":
+    case "followup":
+    case "score":
+      return { ...step, key: `${step.key}:${snap.paused}` };
+    case "final":
+      return { ...step, key: snap.phase === "ROUND_END" ? "final:end" : `final:${finaleStep(snap, page.clock) === "standings"}:${snap.paused}` };
+    default:
+      return step;
   }
 }
 
 function lobbyScreen() {
-  const start = h("button", { class: "success block", id: "start", onclick: () => send("HOST_START_GAME") }, t("host.start"));
+  const startButton = h("button", { class: "success block", id: "start", onclick: () => page.send("HOST_START_GAME") }, t("host.start"));
   const startHelp = h("p", { class: "help center" });
   const tvStatus = h("p", { id: "tv-status" });
   const base = location.origin;
@@ -295,8 +238,8 @@ function lobbyScreen() {
         { class: "card stack center" },
         h("h2", {}, t("host.forPlayers")),
         h("img", { class: "qr", src: `/v1/sessions/${encodeURIComponent(seat.sessionId)}/qr.svg`, alt: t("tv.qrAlt") }),
-        h("p", { class: "code-input mono", id: "join-code" }, snap.joinCode),
-        h("p", { class: "url mono", id: "join-url" }, snap.joinUrl),
+        h("p", { class: "code-input mono", id: "join-code" }, page.snap.joinCode),
+        h("p", { class: "url mono", id: "join-url" }, page.snap.joinUrl),
       ),
       h(
         "div",
@@ -304,23 +247,23 @@ function lobbyScreen() {
         h("h2", {}, t("host.forTv")),
         tvStatus,
         tvLink ? h("p", { class: "url mono", id: "tv-link" }, tvLink) : null,
-        h("p", { class: "help" }, t("host.tvHelp", { url: `${base}/tv`, code: snap.joinCode })),
+        h("p", { class: "help" }, t("host.tvHelp", { url: `${base}/tv`, code: page.snap.joinCode })),
       ),
       h("dl", { class: "kv card" }, settingsList()),
-      start,
+      startButton,
       startHelp,
     ),
     update() {
-      start.disabled = snap.players.length === 0;
-      startHelp.textContent = snap.players.length === 0 ? t("host.needPlayer") : "";
-      tvStatus.textContent = snap.hasTv ? t("host.tvConnected") : t("host.tvMissing");
-      tvStatus.className = snap.hasTv ? "ok" : "dim";
+      startButton.disabled = page.snap.players.length === 0;
+      startHelp.textContent = page.snap.players.length === 0 ? t("host.needPlayer") : "";
+      tvStatus.textContent = page.snap.hasTv ? t("host.tvConnected") : t("host.tvMissing");
+      tvStatus.className = page.snap.hasTv ? "ok" : "dim";
     },
   };
 }
 
 function settingsList() {
-  const s = snap.settings;
+  const s = page.snap.settings;
   return [
     [t("create.pack"), packTitles?.get(s.packId) ?? s.packId],
     [t("create.count"), s.destinationsCount],
@@ -331,12 +274,12 @@ function settingsList() {
 }
 
 function destinationCard() {
-  const d = snap.round?.destination;
+  const d = page.snap.round?.destination;
   if (!d) return null;
   return h(
     "div",
     { class: "card stack" },
-    h("p", { class: "dim" }, t("host.destination", { n: snap.round.index, total: snap.round.total })),
+    h("p", { class: "dim" }, t("host.destination", { n: page.snap.round.index, total: page.snap.round.total })),
     h("h2", { class: "secret", id: "host-destination" }, d.name, " · ", d.country),
     d.aliases?.length ? h("p", { class: "help" }, t("host.aliases"), " ", d.aliases.join(", ")) : null,
     d.sources?.length
@@ -346,15 +289,15 @@ function destinationCard() {
 }
 
 function lockedList() {
-  if (!snap.lockedAnswers.length) return h("p", { class: "dim" }, t("tv.noneLocked"));
+  if (!page.snap.lockedAnswers.length) return h("p", { class: "dim" }, t("tv.noneLocked"));
   return h(
     "ul",
     { class: "people", id: "locked" },
-    snap.lockedAnswers.map((a) =>
+    page.snap.lockedAnswers.map((a) =>
       h(
         "li",
         {},
-        h("span", { class: "name" }, nameOf(snap, a.playerId)),
+        h("span", { class: "name" }, nameOf(page.snap, a.playerId)),
         h("span", { class: "secret" }, a.answerText ?? ""),
         h("span", { class: "points" }, t("game.points", { n: a.lockedAtLevelPoints })),
       ),
@@ -368,40 +311,40 @@ function roundScreen() {
   return {
     el: h("section", { class: "stack" }, destinationCard(), body),
     update() {
-      const next = JSON.stringify([snap.phase, snap.clue, snap.brake, brakeTimer(snap), snap.lockedAnswers, snap.paused, snap.players]);
+      const next = JSON.stringify([page.snap.phase, page.snap.clue, page.snap.brake, brakeTimer(page.snap), page.snap.lockedAnswers, page.snap.paused, page.snap.players]);
       if (next === signature) return;
       signature = next;
-      if (snap.phase === "ROUND_INTRO") {
+      if (page.snap.phase === "ROUND_INTRO") {
         fill(
           body,
           h("p", { class: "badge" }, t("intro.title")),
-          control("next-clue", t("host.skipIntro"), "HOST_NEXT_CLUE", { kind: "primary", enabled: !snap.paused }),
+          control("next-clue", t("host.skipIntro"), "HOST_NEXT_CLUE", { kind: "primary", enabled: !page.snap.paused }),
         );
         return;
       }
-      const brake = snap.brake;
+      const brake = page.snap.brake;
       fill(
         body,
         h(
           "div",
           { class: "card stack" },
-          h("div", { class: "row" }, h("span", { class: "badge level", id: "level" }, t("game.points", { n: snap.clue?.levelPoints ?? "" })), h("span", { class: "dim" }, t("host.clueOf", { n: snap.clue?.levelIndex ?? "", total: snap.clue?.totalLevels ?? 5 }))),
-          h("p", { class: "clue-text" }, snap.clue?.clueText ?? ""),
+          h("div", { class: "row" }, h("span", { class: "badge level", id: "level" }, t("game.points", { n: page.snap.clue?.levelPoints ?? "" })), h("span", { class: "dim" }, t("host.clueOf", { n: page.snap.clue?.levelIndex ?? "", total: page.snap.clue?.totalLevels ?? 5 }))),
+          h("p", { class: "clue-text" }, page.snap.clue?.clueText ?? ""),
         ),
         brake
           ? h(
               "div",
               { class: "banner brake-banner row" },
-              h("span", { class: "grow" }, t("tv.brake", { name: nameOf(snap, brake.brakeOwnerPlayerId) })),
-              secondsLeftOf(brakeTimer(snap), link.clock),
+              h("span", { class: "grow" }, t("tv.brake", { name: nameOf(page.snap, brake.brakeOwnerPlayerId) })),
+              secondsLeftOf(brakeTimer(page.snap), page.clock),
             )
           : null,
         h("div", { class: "card stack" }, h("h2", {}, t("tv.locked")), lockedList()),
         h(
           "div",
           { class: "controls" },
-          control("next-clue", snap.clue?.levelPoints === 2 ? t("host.toReveal") : t("host.nextClue"), "HOST_NEXT_CLUE", { kind: "primary", enabled: !snap.paused }),
-          control("force-reveal", t("host.forceReveal"), "HOST_FORCE_REVEAL", { kind: "secondary", enabled: !snap.paused }),
+          control("next-clue", page.snap.clue?.levelPoints === 2 ? t("host.toReveal") : t("host.nextClue"), "HOST_NEXT_CLUE", { kind: "primary", enabled: !page.snap.paused }),
+          control("force-reveal", t("host.forceReveal"), "HOST_FORCE_REVEAL", { kind: "secondary", enabled: !page.snap.paused }),
         ),
       );
     },
@@ -409,25 +352,25 @@ function roundScreen() {
 }
 
 function revealScreen() {
-  const results = snap.round.results ?? [];
+  const results = page.snap.round.results ?? [];
   return h(
     "section",
     { class: "stack" },
     destinationCard(),
-    h("p", {}, snap.round.destination?.revealText ?? ""),
-    h("div", { class: "card" }, resultsList(snap, results, { empty: t("tv.nobodyAnswered") })),
-    control("next", snap.settings.followupsPerDestination > 0 ? t("host.toFollowups") : t("host.toScoreboard"), "HOST_NEXT", {
+    h("p", {}, page.snap.round.destination?.revealText ?? ""),
+    h("div", { class: "card" }, resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") })),
+    control("next", page.snap.settings.followupsPerDestination > 0 ? t("host.toFollowups") : t("host.toScoreboard"), "HOST_NEXT", {
       kind: "primary",
-      enabled: !snap.paused,
+      enabled: !page.snap.paused,
     }),
   );
 }
 
 function followupScreen() {
-  const f = snap.followup;
+  const f = page.snap.followup;
   const answers = h("ul", { class: "people results", id: "followup-answers" });
   const counter = h("p", { class: "dim" });
-  const timer = followedTimer((x) => countdown(x, link.clock));
+  const timer = followedTimer((x) => countdown(x, page.clock));
   let signature = "";
   return {
     el: h(
@@ -441,28 +384,29 @@ function followupScreen() {
       h("div", { class: "card stack" }, counter, answers),
       control("next", f.isOpen ? t("host.closeFollowup") : f.index < f.total ? t("host.nextFollowup") : t("host.toScoreboard"), "HOST_NEXT", {
         kind: "primary",
-        enabled: !snap.paused,
+        enabled: !page.snap.paused,
       }),
     ),
     update() {
-      const f = snap.followup;
-      if (!f) return;
-      timer.set(f.timer);
-      const next = JSON.stringify([f, snap.players]);
+      // The followup as it is now: the answers come in while the screen stays.
+      const now = page.snap.followup;
+      if (!now) return;
+      timer.set(now.timer);
+      const next = JSON.stringify([now, page.snap.players]);
       if (next === signature) return;
       signature = next;
-      counter.textContent = t("tv.answered", { n: f.answeredCount, total: snap.players.length });
-      const byPlayer = new Map((f.results ?? f.answers ?? []).map((a) => [a.playerId, a]));
+      counter.textContent = t("tv.answered", { n: now.answeredCount, total: page.snap.players.length });
+      const byPlayer = new Map((now.results ?? now.answers ?? []).map((a) => [a.playerId, a]));
       fill(
         answers,
-        snap.players.map((p) => {
+        page.snap.players.map((p) => {
           const a = byPlayer.get(p.playerId);
           return h(
             "li",
             {},
-            answerMark(f, a),
+            answerMark(now, a),
             h("span", { class: "name" }, p.name),
-            h("span", { class: "dim" }, a?.answerText ?? t(f.isOpen ? "host.noAnswerYet" : "host.noAnswer")),
+            h("span", { class: "dim" }, a?.answerText ?? t(now.isOpen ? "host.noAnswerYet" : "host.noAnswer")),
             a && "pointsAwarded" in a ? h("span", { class: "points" }, `+${a.pointsAwarded}`) : null,
           );
         }),
@@ -479,25 +423,25 @@ function answerMark(f, a) {
 }
 
 function scoreScreen() {
-  const last = snap.round && snap.round.index >= snap.round.total;
+  const last = page.snap.round && page.snap.round.index >= page.snap.round.total;
   return h(
     "section",
     { class: "stack" },
     h("h1", {}, t("score.title")),
-    h("div", { class: "card" }, standingsList(snap.scoreboard, { label: t("score.title") })),
-    control("next", last ? t("host.toFinale") : t("host.nextDestination"), "HOST_NEXT", { kind: "primary", enabled: !snap.paused }),
+    h("div", { class: "card" }, standingsList(page.snap.scoreboard, { label: t("score.title") })),
+    control("next", last ? t("host.toFinale") : t("host.nextDestination"), "HOST_NEXT", { kind: "primary", enabled: !page.snap.paused }),
   );
 }
 
 function finalScreen() {
-  const results = snap.finalResults;
+  const results = page.snap.finalResults;
   return h(
     "section",
     { class: "stack" },
     h("h1", {}, t("final.standings")),
-    h("p", {}, results?.isTie ? t("final.tie") : t("final.winnerIs"), " ", h("strong", { id: "winner" }, winnerText(snap))),
-    h("div", { class: "card" }, standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") })),
-    snap.phase === "FINAL_RESULTS" ? control("next", t("host.endFinale"), "HOST_NEXT", { enabled: !snap.paused }) : null,
+    h("p", {}, results?.isTie ? t("final.tie") : t("final.winnerIs"), " ", h("strong", { id: "winner" }, winnerText(page.snap))),
+    h("div", { class: "card" }, standingsList(results?.standingsFull ?? page.snap.scoreboard, { label: t("final.standings") })),
+    page.snap.phase === "FINAL_RESULTS" ? control("next", t("host.endFinale"), "HOST_NEXT", { enabled: !page.snap.paused }) : null,
     control("restart", t("host.restart"), "HOST_RESTART", { kind: "primary" }),
   );
 }

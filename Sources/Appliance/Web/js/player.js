@@ -1,33 +1,53 @@
 // The player's phone: name entry from the QR link, the lobby, the brake, answers, followups, results.
-import { api, seats, BoxLink, runCountdowns } from "./box.js";
-import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
-import { h, fill, overlay, Stage, toast, peopleList, standingsList, keepAwake } from "./ui.js";
-import { nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
+import { api, seats } from "./box.js";
+import { t, errorMessage } from "./i18n.js";
+import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake } from "./ui.js";
+import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList } from "./game.js";
 
-const main = document.getElementById("main");
-const header = document.getElementById("status");
-const stage = new Stage(main);
 const params = new URLSearchParams(location.search);
 const pathSession = decodeURIComponent(location.pathname.match(/^\/join\/([^/]+)/)?.[1] ?? "");
 
 let seat = seats.get("player");
-let snap = null;
-let link = null;
 let brakePending = false;
 let leaving = false;
-let ticking = false;
 
-mountLanguagePicker(() => {
-  stage.key = null;
-  refresh();
+const page = new GamePage({
+  role: "player",
+  redrawMs: 500,
+  redraw: start,
+  leave: leaveWhileAway,
+  parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.you, snap.paused], draw: statusBar }],
+  screens: {
+    lobby: lobbyScreen,
+    intro: () => introScreen(page.snap, "stack center", h("p", { class: "dim" }, t("intro.help"))),
+    clue: clueScreen,
+    answer: answerScreen,
+    reveal: revealScreen,
+    followup: followupScreen,
+    score: scoreScreen,
+    final: finalScreen,
+  },
+  screenFor,
+  shown: toldIfNotLocked,
+  events: {
+    STATE_SNAPSHOT: () => {
+      brakePending = false;
+    },
+    BRAKE_REJECTED: (p) => {
+      brakePending = false;
+      // not_allowed during a clue: the pull named a clue that has moved on, or this player's own brake
+      // ran out on this one (docs/protocol.md).
+      toast(t(p.reason === "not_allowed" && page.snap?.phase === "CLUE_LEVEL" ? "brake.rejected.notThisClue" : `brake.rejected.${p.reason}`));
+      return true;
+    },
+    ERROR: (p) => {
+      toast(p.code === "INVALID_PHASE" && page.snap?.paused ? t("game.pausedWait") : errorMessage(p));
+      // A refused answer can be sent again.
+      page.stage.view?.refused?.();
+    },
+  },
+  ended,
 });
-
-function refresh() {
-  document.documentElement.lang = t("lang");
-  headerSignature = "";
-  if (snap) render();
-  else if (!link) start();
-}
 
 // MARK: joining
 
@@ -35,16 +55,10 @@ function start() {
   if (seat && (!pathSession || seat.sessionId === pathSession)) {
     connect();
   } else if (pathSession && (params.get("t") || params.get("code"))) {
-    stage.show("name", nameScreen);
+    page.show("name", nameScreen);
   } else {
-    stage.show("nolink", () =>
-      h(
-        "section",
-        { class: "stack center" },
-        h("h1", {}, t("player.noLink")),
-        h("p", { class: "dim" }, t("player.noLinkHelp")),
-        h("a", { class: "button primary block", href: "/" }, t("launch.join")),
-      ),
+    page.show("nolink", () =>
+      messageScreen({ title: t("player.noLink"), text: t("player.noLinkHelp"), link: { href: "/", label: t("launch.join") } }),
     );
   }
 }
@@ -98,7 +112,7 @@ function nameScreen() {
           history.replaceState(null, "", `/join/${encodeURIComponent(joined.sessionId)}`);
           connect();
         } catch (e) {
-          if (e.code === "SESSION_ENDED") return stage.show("ended", () => endedScreen("ended", undefined, { role: "player" }));
+          if (e.code === "SESSION_ENDED") return page.show("ended", () => endedScreen("ended", undefined, { role: "player" }));
           error.textContent = errorMessage(e);
           submit.disabled = false;
           input.focus();
@@ -122,31 +136,18 @@ function graphemes(text) {
 
 function connect() {
   keepAwake();
-  link = new BoxLink(seat.token, {
-    onstatus: (status) => showConnection(status, { retry: () => link.checkNow(), leave: leaveWhileAway }),
-    onmessage,
-    onend: ({ end, endedReason }) => {
-      // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = endedReason ?? snap?.endedReason;
-      const sessionId = seat.sessionId;
-      snap = null;
-      seats.clear("player");
-      if (leaving) return location.assign("/");
-      fill(header);
-      headerSignature = "";
-      // Opened from this session's join link (the TV's QR code, scanned again): the player can
-      // take a new seat, at once if the box does not know the old one at all.
-      const canRejoin = end !== "ended" && sessionId === pathSession && (params.get("t") || params.get("code"));
-      if (canRejoin && end === "unknown") return stage.show("name", nameScreen);
-      const rejoin = canRejoin ? () => stage.show("name", nameScreen) : null;
-      stage.show("ended", () => endedScreen(end, reason, { rejoin, role: "player" }));
-    },
-  });
-  // Once per page: a player who takes a new seat connects again, with a new link.
-  if (ticking) return;
-  ticking = true;
-  runCountdowns({ now: () => link.clock.now() });
-  setInterval(() => snap && render(), 500);
+  page.connect(seat.token);
+}
+
+/** The seat is gone: the player may take a new one in the same game, where the page was opened for it. */
+function ended(end, reason) {
+  if (leaving) return location.assign("/");
+  page.clearParts();
+  // Opened from this session's join link (the TV's QR code, scanned again): the player can
+  // take a new seat, at once if the box does not know the old one at all.
+  const canRejoin = end !== "ended" && seat.sessionId === pathSession && (params.get("t") || params.get("code"));
+  if (canRejoin && end === "unknown") return page.show("name", nameScreen);
+  page.showEnded(end, reason, canRejoin ? () => page.show("name", nameScreen) : null);
 }
 
 /**
@@ -155,109 +156,48 @@ function connect() {
  */
 function leaveWhileAway() {
   if (!confirm(t("conn.leaveConfirm"))) return;
-  link.stop();
-  seats.clear("player");
-  snap = null;
-  overlay("connection", null);
-  fill(header);
-  headerSignature = "";
-  stage.show("left", () =>
-    h(
-      "section",
-      { class: "stack center", id: "left" },
-      h("h1", {}, t("conn.left")),
-      h("p", { class: "dim" }, t("conn.leftHelp")),
-      h("a", { class: "button primary block", href: "/", id: "join-another" }, t("ended.another")),
-    ),
+  page.dropSeat();
+  page.show("left", () =>
+    messageScreen({
+      id: "left",
+      title: t("conn.left"),
+      text: t("conn.leftHelp"),
+      link: { href: "/", id: "join-another", label: t("ended.another") },
+    }),
   );
-}
-
-function onmessage(message) {
-  const p = message.payload;
-  switch (message.type) {
-    case "WELCOME":
-      snap = p.projection;
-      break;
-    case "STATE_SNAPSHOT":
-      snap = p;
-      brakePending = false;
-      break;
-    case "BRAKE_REJECTED":
-      brakePending = false;
-      // not_allowed during a clue: the pull named a clue that has moved on, or this player's own brake
-      // ran out on this one (docs/protocol.md).
-      toast(t(p.reason === "not_allowed" && snap?.phase === "CLUE_LEVEL" ? "brake.rejected.notThisClue" : `brake.rejected.${p.reason}`));
-      break;
-    case "ERROR":
-      toast(p.code === "INVALID_PHASE" && snap?.paused ? t("game.pausedWait") : errorMessage(p));
-      // A refused answer can be sent again.
-      stage.view?.refused?.();
-      return;
-    default:
-      return;
-  }
-  render();
-}
-
-/** Whether it went out; if not, the player is told. */
-function send(type, payload) {
-  if (link.send(type, payload)) return true;
-  toast(t("conn.notSent"));
-  return false;
 }
 
 // MARK: screens
 
-function render() {
-  renderHeader();
-  const answering = stage.key?.startsWith("answer:");
-  show();
-  // The brake's time ran out, or the host moved on, before this player's answer was locked: the
-  // answer screen is gone, and with it what they typed, so they are told why.
-  if (answering && !stage.key?.startsWith("answer:") && !snap.you?.hasLockedAnswer) toast(t("answer.notLocked"));
-}
-
-function show() {
-  const round = snap.round?.index ?? 0;
-  switch (snap.phase) {
-    case "LOBBY":
-    case "PREPARING_ROUND":
-      return stage.show("lobby", lobbyScreen);
-    case "ROUND_INTRO":
-      return stage.show(`intro:${round}`, introScreen);
-    case "CLUE_LEVEL":
-    case "PAUSED_FOR_BRAKE": {
-      const mine = snap.brake && snap.brake.brakeOwnerPlayerId === seat.playerId && !snap.you?.hasLockedAnswer;
-      if (mine) return stage.show(`answer:${round}:${snap.brake.levelPoints}`, answerScreen);
-      return stage.show(`clue:${round}:${snap.clue?.levelIndex}`, clueScreen);
-    }
-    case "REVEAL_DESTINATION":
-      return stage.show(`reveal:${round}`, revealScreen);
-    case "FOLLOWUP_QUESTION": {
-      const f = snap.followup;
-      return stage.show(`followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}`, followupScreen);
-    }
-    case "SCOREBOARD":
-      return stage.show(`score:${round}`, scoreScreen);
-    case "FINAL_RESULTS":
-    case "ROUND_END":
-      return stage.show(`final:${finaleStep(snap, link.clock) === "lead" || finaleStep(snap, link.clock) === "drumroll"}`, finalScreen);
+/** The brake's owner answers instead of seeing the clue; the finale's lead-in is one screen. */
+function screenFor(step) {
+  const snap = page.snap;
+  const mine = snap.brake && snap.brake.brakeOwnerPlayerId === seat.playerId && !snap.you?.hasLockedAnswer;
+  if (step.screen === "clue" && mine) return { screen: "answer", key: `answer:${step.round}:${snap.brake.levelPoints}` };
+  if (step.screen === "final") {
+    const finale = finaleStep(snap, page.clock);
+    return { screen: "final", key: `final:${finale === "lead" || finale === "drumroll"}` };
   }
+  return step;
 }
 
-let headerSignature = "";
-function renderHeader() {
+/**
+ * The brake's time ran out, or the host moved on, before this player's answer was locked: the
+ * answer screen is gone, and with it what they typed, so they are told why.
+ */
+function toldIfNotLocked(keyBefore) {
+  const answering = keyBefore?.startsWith("answer:");
+  if (answering && !page.stage.key?.startsWith("answer:") && !page.snap.you?.hasLockedAnswer) toast(t("answer.notLocked"));
+}
+
+function statusBar(snap) {
   const you = snap.you;
-  const signature = JSON.stringify([snap.joinCode, you, snap.paused]);
-  if (signature === headerSignature) return;
-  headerSignature = signature;
-  fill(
-    header,
+  return [
     h("span", { class: "pill mono", title: t("game.code") }, snap.joinCode),
     you ? h("span", { class: "name", id: "me" }, you.name) : null,
     you ? h("span", { class: "badge", id: "my-score", "aria-label": t("player.scoreLabel", { points: you.points, rank: you.rank }) }, `${you.points} p · #${you.rank}`) : null,
     snap.paused ? h("span", { class: "pill", role: "status" }, t("game.paused")) : null,
-  );
+  ];
 }
 
 function lobbyScreen() {
@@ -272,7 +212,7 @@ function lobbyScreen() {
       onclick: () => {
         if (!confirm(t("lobby.leaveConfirm"))) return;
         leaving = true;
-        send("PLAYER_LEAVE", {});
+        page.send("PLAYER_LEAVE", {});
       },
     },
     t("lobby.leave"),
@@ -288,35 +228,25 @@ function lobbyScreen() {
       leave,
     ),
     update() {
-      count.textContent = t("lobby.players", { n: snap.players.length });
+      count.textContent = t("lobby.players", { n: page.snap.players.length });
       // A kiosk's game (autoAdvance, no host) starts by itself.
-      waiting.textContent = !snap.hasHost && snap.settings.autoAdvance ? t("lobby.autoStart") : t("lobby.waiting");
-      const me = snap.players.filter((p) => p.playerId === seat.playerId);
-      const others = snap.players.filter((p) => p.playerId !== seat.playerId);
+      waiting.textContent = !page.snap.hasHost && page.snap.settings.autoAdvance ? t("lobby.autoStart") : t("lobby.waiting");
+      const me = page.snap.players.filter((p) => p.playerId === seat.playerId);
+      const others = page.snap.players.filter((p) => p.playerId !== seat.playerId);
       fill(list, peopleList([...me, ...others], { me: seat.playerId }));
     },
   };
 }
 
-function introScreen() {
-  return h(
-    "section",
-    { class: "stack center" },
-    h("p", { class: "badge" }, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })),
-    h("h1", {}, t("intro.title")),
-    h("p", { class: "dim" }, t("intro.help")),
-  );
-}
-
 function brakeState() {
-  const you = snap.you;
+  const you = page.snap.you;
   if (you?.hasLockedAnswer) {
-    const locked = snap.lockedAnswers.find((a) => a.playerId === seat.playerId);
+    const locked = page.snap.lockedAnswers.find((a) => a.playerId === seat.playerId);
     return { enabled: false, reason: t("brake.youLocked", { points: locked?.lockedAtLevelPoints ?? "" }) };
   }
-  if (snap.paused) return { enabled: false, reason: t("brake.paused") };
-  if (snap.brake) return { enabled: false, reason: t("brake.taken", { name: nameOf(snap, snap.brake.brakeOwnerPlayerId) }) };
-  if (snap.phase !== "CLUE_LEVEL") return { enabled: false, reason: t("brake.notNow") };
+  if (page.snap.paused) return { enabled: false, reason: t("brake.paused") };
+  if (page.snap.brake) return { enabled: false, reason: t("brake.taken", { name: nameOf(page.snap, page.snap.brake.brakeOwnerPlayerId) }) };
+  if (page.snap.phase !== "CLUE_LEVEL") return { enabled: false, reason: t("brake.notNow") };
   return { enabled: true, reason: "" };
 }
 
@@ -334,7 +264,7 @@ function clueScreen() {
         if (brakePending) return;
         brakePending = true;
         button.disabled = true;
-        send("BRAKE_PULL", { atClientMs: Date.now(), levelPoints: snap.clue?.levelPoints });
+        page.send("BRAKE_PULL", { atClientMs: Date.now(), levelPoints: page.snap.clue?.levelPoints });
         setTimeout(() => (brakePending = false), 1500);
       },
     },
@@ -344,22 +274,22 @@ function clueScreen() {
     el: h(
       "section",
       { class: "stack" },
-      h("div", { class: "row" }, badge, h("span", { class: "dim" }, t("game.destinationOf", { n: snap.round.index, total: snap.round.total }))),
+      h("div", { class: "row" }, badge, h("span", { class: "dim" }, t("game.destinationOf", { n: page.snap.round.index, total: page.snap.round.total }))),
       text,
       button,
       reason,
       mine,
     ),
     update() {
-      badge.textContent = t("game.points", { n: snap.clue?.levelPoints ?? "" });
-      text.textContent = snap.clue?.clueText ?? "";
+      badge.textContent = t("game.points", { n: page.snap.clue?.levelPoints ?? "" });
+      text.textContent = page.snap.clue?.clueText ?? "";
       const state = brakeState();
       button.disabled = !state.enabled || brakePending;
       button.textContent = state.enabled ? t("brake.pull") : t("brake.pulled");
       button.setAttribute("aria-describedby", "brake-reason");
       reason.textContent = state.reason;
-      const answer = seat.answers?.[snap.round.index];
-      mine.textContent = snap.you?.hasLockedAnswer && answer ? t("player.yourAnswer", { answer }) : "";
+      const answer = seat.answers?.[page.snap.round.index];
+      mine.textContent = page.snap.you?.hasLockedAnswer && answer ? t("player.yourAnswer", { answer }) : "";
     },
   };
 }
@@ -368,7 +298,7 @@ function answerScreen() {
   const input = h("input", { type: "text", id: "answer", maxlength: 100, autocomplete: "off", enterkeyhint: "send", placeholder: t("answer.placeholder") });
   const submit = h("button", { class: "primary block", id: "answer-submit", type: "submit" }, t("answer.lock"));
   const note = h("p", { class: "dim", id: "answer-note", "aria-live": "polite" });
-  const timer = followedTimer((x) => countdown(x, link.clock));
+  const timer = followedTimer((x) => countdown(x, page.clock));
   // An answer on its way: the button waits for the box, which locks it (this screen then goes) or
   // refuses it (ERROR: it can be sent again). Lost on a dying connection, it can be sent again after 4 s.
   let waiting = false;
@@ -377,7 +307,7 @@ function answerScreen() {
     waiting = false;
     clearTimeout(waitTimer);
     // Only while this screen is up: the lock (or the session's end) may have replaced it.
-    if (stage.view === view && snap) view.update();
+    if (page.stage.view === view && page.snap) view.update();
   };
   setTimeout(() => input.focus(), 0);
   const view = {
@@ -391,17 +321,17 @@ function answerScreen() {
           event.preventDefault();
           const answerText = input.value.trim();
           if (!answerText) return input.focus();
-          if (waiting || snap.paused) return;
-          seat.answers = { ...(seat.answers ?? {}), [snap.round.index]: answerText };
+          if (waiting || page.snap.paused) return;
+          seat.answers = { ...(seat.answers ?? {}), [page.snap.round.index]: answerText };
           seats.set("player", seat);
-          if (!send("BRAKE_ANSWER_SUBMIT", { answerText })) return;
+          if (!page.send("BRAKE_ANSWER_SUBMIT", { answerText })) return;
           waiting = true;
           waitTimer = setTimeout(settle, 4000);
           view.update();
         },
       },
-      h("h1", { id: "answer-title" }, t("answer.title", { points: snap.brake.levelPoints })),
-      h("p", { class: "clue-text" }, snap.clue?.clueText ?? ""),
+      h("h1", { id: "answer-title" }, t("answer.title", { points: page.snap.brake.levelPoints })),
+      h("p", { class: "clue-text" }, page.snap.clue?.clueText ?? ""),
       h("label", { for: "answer" }, t("answer.label")),
       input,
       timer.el,
@@ -409,9 +339,9 @@ function answerScreen() {
       note,
     ),
     update() {
-      timer.set(brakeTimer(snap));
-      submit.disabled = waiting || snap.paused;
-      note.textContent = snap.paused ? t("game.pausedWait") : "";
+      timer.set(brakeTimer(page.snap));
+      submit.disabled = waiting || page.snap.paused;
+      note.textContent = page.snap.paused ? t("game.pausedWait") : "";
     },
     refused: settle,
   };
@@ -419,8 +349,8 @@ function answerScreen() {
 }
 
 function revealScreen() {
-  const d = snap.round.destination;
-  const result = snap.round.results?.find((r) => r.playerId === seat.playerId);
+  const d = page.snap.round.destination;
+  const result = page.snap.round.results?.find((r) => r.playerId === seat.playerId);
   let verdict;
   if (!result) verdict = h("p", { class: "dim" }, t("reveal.noAnswer"));
   else if (result.isCorrect) verdict = h("p", { class: "ok" }, t("reveal.right", { points: result.pointsAwarded }));
@@ -428,17 +358,14 @@ function revealScreen() {
   return h(
     "section",
     { class: "stack center" },
-    h("p", { class: "dim" }, t("reveal.lead")),
-    h("h1", { id: "destination" }, d?.name ?? ""),
-    h("p", { class: "dim" }, d?.country ?? ""),
-    h("p", {}, d?.revealText ?? ""),
+    revealedDestination(d),
     h("div", { class: "card", id: "verdict" }, verdict),
-    h("div", { class: "card" }, resultsList(snap, snap.round.results, { me: seat.playerId, empty: t("tv.nobodyAnswered") })),
+    h("div", { class: "card" }, resultsList(page.snap, page.snap.round.results, { me: seat.playerId, empty: t("tv.nobodyAnswered") })),
   );
 }
 
 function followupScreen() {
-  const f = snap.followup;
+  const f = page.snap.followup;
   const head = [
     h("p", { class: "badge" }, t("followup.count", { n: f.index, total: f.total })),
     h("h1", { id: "question" }, f.questionText),
@@ -471,7 +398,7 @@ function followupScreen() {
     optionButtons = f.options.map((option) =>
       h(
         "button",
-        { class: "block", dataset: { option }, onclick: () => send("FOLLOWUP_ANSWER_SUBMIT", { index: f.index, answerText: option }) },
+        { class: "block", dataset: { option }, onclick: () => page.send("FOLLOWUP_ANSWER_SUBMIT", { index: f.index, answerText: option }) },
         option,
       ),
     );
@@ -485,7 +412,7 @@ function followupScreen() {
         onsubmit: (event) => {
           event.preventDefault();
           const answerText = input.value.trim();
-          if (answerText) send("FOLLOWUP_ANSWER_SUBMIT", { index: f.index, answerText });
+          if (answerText) page.send("FOLLOWUP_ANSWER_SUBMIT", { index: f.index, answerText });
         },
       },
       h("label", { for: "followup-answer" }, t("answer.label")),
@@ -493,12 +420,12 @@ function followupScreen() {
       h("button", { class: "primary block", id: "followup-submit", type: "submit" }, t("followup.send")),
     );
   }
-  const timer = followedTimer((x) => countdown(x, link.clock));
+  const timer = followedTimer((x) => countdown(x, page.clock));
   return {
     el: h("section", { class: "stack" }, head, timer.el, controls, saved),
     update() {
-      timer.set(snap.followup?.timer);
-      const answer = snap.you?.followupAnswer;
+      timer.set(page.snap.followup?.timer);
+      const answer = page.snap.you?.followupAnswer;
       saved.textContent = answer ? t("followup.saved", { answer }) : "";
       for (const b of optionButtons) {
         const chosen = b.dataset.option === answer;
@@ -514,27 +441,27 @@ function scoreScreen() {
     "section",
     { class: "stack" },
     h("h1", {}, t("score.title")),
-    snap.you ? h("p", { class: "badge" }, t("score.you", { rank: snap.you.rank, points: snap.you.points })) : null,
-    h("div", { class: "card" }, standingsList(snap.scoreboard, { me: seat.playerId, label: t("score.title") })),
-    h("p", { class: "dim center" }, snap.round && snap.round.index < snap.round.total ? t("score.next") : t("score.last")),
+    page.snap.you ? h("p", { class: "badge" }, t("score.you", { rank: page.snap.you.rank, points: page.snap.you.points })) : null,
+    h("div", { class: "card" }, standingsList(page.snap.scoreboard, { me: seat.playerId, label: t("score.title") })),
+    h("p", { class: "dim center" }, page.snap.round && page.snap.round.index < page.snap.round.total ? t("score.next") : t("score.last")),
   );
 }
 
 function finalScreen() {
-  const step = finaleStep(snap, link.clock);
+  const step = finaleStep(page.snap, page.clock);
   if (step === "lead" || step === "drumroll") {
     return h("section", { class: "stack center" }, h("h1", {}, t("final.lead")));
   }
-  const results = snap.finalResults;
+  const results = page.snap.finalResults;
   const mine = results?.standingsFull.find((s) => s.playerId === seat.playerId);
   const iWon = results && (results.isTie ? results.tieWinners.includes(seat.playerId) : results.winnerPlayerId === seat.playerId);
   return h(
     "section",
     { class: "stack center" },
     h("p", { class: "dim" }, results?.isTie ? t("final.tie") : t("final.winnerIs")),
-    h("h1", { id: "winner" }, winnerText(snap)),
-    iWon ? h("p", { class: "ok" }, t("final.youWon")) : mine ? h("p", {}, t("score.you", { rank: snap.you?.rank ?? "", points: mine.points })) : null,
-    h("div", { class: "card" }, standingsList(results?.standingsFull ?? snap.scoreboard, { me: seat.playerId, label: t("score.title") })),
+    h("h1", { id: "winner" }, winnerText(page.snap)),
+    iWon ? h("p", { class: "ok" }, t("final.youWon")) : mine ? h("p", {}, t("score.you", { rank: page.snap.you?.rank ?? "", points: mine.points })) : null,
+    h("div", { class: "card" }, standingsList(results?.standingsFull ?? page.snap.scoreboard, { me: seat.playerId, label: t("score.title") })),
     h("p", {}, t("final.thanks")),
   );
 }

@@ -1,33 +1,61 @@
 // The TV: read from the sofa at 1920×1080. It shows only what the TV's projection holds (never a
 // secret), retries its connection forever, and can play the box's voice clips itself when switched on.
-import { api, seats, BoxLink, runCountdowns } from "./box.js";
-import { t, errorMessage, mountLanguagePicker } from "./i18n.js";
-import { h, fill, Stage, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti } from "./ui.js";
-import { nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, showConnection, endedScreen, resultsList } from "./game.js";
+import { api, seats } from "./box.js";
+import { t, errorMessage } from "./i18n.js";
+import { h, fill, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen } from "./ui.js";
+import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
-const head = document.getElementById("status");
-const stage = new Stage(main);
 const params = new URLSearchParams(location.search);
 
+/** The box's own screen in kiosk mode: the TV seat of the session the box runs by itself. */
+const kiosk = params.has("kiosk");
+
 let seat = seats.get("tv");
-let snap = null;
-let link = null;
-let ticking = false;
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
 const voice = new Audio();
 // Cues sent ahead of their time (the finale's confetti, a line): AUDIO_STOP calls them off.
 const pendingCues = new Set();
 
-mountLanguagePicker(() => {
-  stage.key = null;
-  if (snap) render();
+const page = new GamePage({
+  role: "tv",
+  redrawMs: 250,
   // A kiosk screen still looking for its seat goes on doing so, and redraws its message then.
-  else if (!kiosk) start();
+  redraw: () => {
+    if (!kiosk) start();
+  },
+  parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.round, snap.paused, soundOn], draw: statusBar }],
+  screens: {
+    lobby: lobbyScreen,
+    intro: () => introScreen(page.snap, "tv-body center", h("img", { class: "intro-icon", src: "/static/icon.svg", alt: "" })),
+    clue: clueScreen,
+    reveal: revealScreen,
+    followup: followupScreen,
+    score: scoreScreen,
+    final: finalScreen,
+  },
+  // The finale's screens follow its timeline.
+  screenFor: (step) => (step.screen === "final" ? { ...step, key: `final:${finaleStep(page.snap, page.clock)}` } : step),
+  shown: fitWhenChanged,
+  events: {
+    UI_EFFECT_TRIGGER: (p) => {
+      if (p.effectId === "confetti") later(p.startAtServerMs, () => confetti(p.durationMs));
+    },
+    AUDIO_PLAY: (p) => {
+      if (soundOn) playClip(p);
+    },
+    AUDIO_STOP: () => {
+      for (const cue of pendingCues) clearTimeout(cue);
+      pendingCues.clear();
+      voice.pause();
+    },
+  },
+  ended: (end, reason) => {
+    // The kiosk opens a new session by itself: follow it.
+    if (kiosk) setTimeout(() => kioskSeat().then(connect), 1000);
+    else page.showEnded(end, reason);
+  },
 });
-
-/** The box's own screen in kiosk mode: the TV seat of the session the box runs by itself. */
-const kiosk = params.has("kiosk");
 
 async function kioskSeat() {
   for (;;) {
@@ -39,13 +67,8 @@ async function kioskSeat() {
     } catch (e) {
       // Said on the screen, and tried again: a blank kiosk screen tells the venue nothing.
       const why = e.status === 404 ? "tv.kioskOff" : e.status === 403 ? "tv.kioskElsewhere" : "tv.kioskWaiting";
-      stage.show(`kiosk-${why}`, () =>
-        h(
-          "section",
-          { class: "stack center", id: "kiosk-wait" },
-          h("h1", {}, "Tripto box"),
-          h("p", { class: "dim" }, t(why, { port: location.port || "80" })),
-        ),
+      page.show(`kiosk-${why}`, () =>
+        messageScreen({ id: "kiosk-wait", title: "Tripto box", text: t(why, { port: location.port || "80" }) }),
       );
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
@@ -53,7 +76,6 @@ async function kioskSeat() {
 }
 
 async function start() {
-  document.documentElement.lang = t("lang");
   if (kiosk) {
     await kioskSeat();
     connect();
@@ -65,12 +87,12 @@ async function start() {
     try {
       await pair(sessionId, { tvJoinToken });
     } catch (e) {
-      stage.show("pair", () => pairScreen(errorMessage(e)));
+      page.show("pair", () => pairScreen(errorMessage(e)));
       return;
     }
   }
   if (seat) connect();
-  else stage.show("pair", () => pairScreen());
+  else page.show("pair", () => pairScreen());
 }
 
 async function pair(sessionId, body) {
@@ -123,58 +145,7 @@ function pairScreen(message = "") {
 }
 
 function connect() {
-  link = new BoxLink(seat.token, {
-    onstatus: (status) => showConnection(status, { retry: () => link.checkNow() }),
-    onmessage,
-    onend: ({ end, endedReason }) => {
-      // The seat is gone: stop drawing the game, keep only why it ended.
-      const reason = endedReason ?? snap?.endedReason;
-      snap = null;
-      seats.clear("tv");
-      if (kiosk) {
-        // The kiosk opens a new session by itself: follow it.
-        setTimeout(() => kioskSeat().then(connect), 1000);
-        return;
-      }
-      fill(head);
-      stage.show("ended", () => endedScreen(end, reason, { role: "tv" }));
-    },
-  });
-  if (!ticking) {
-    // Once per page: a kiosk TV reconnects to each new session with a new link.
-    ticking = true;
-    runCountdowns({ now: () => link.clock.now() });
-    setInterval(() => snap && render(), 250);
-  }
-}
-
-function onmessage(message) {
-  const p = message.payload;
-  switch (message.type) {
-    case "WELCOME":
-      snap = p.projection;
-      break;
-    case "STATE_SNAPSHOT":
-      snap = p;
-      break;
-    case "UI_EFFECT_TRIGGER":
-      if (p.effectId === "confetti") later(p.startAtServerMs, () => confetti(p.durationMs));
-      return;
-    case "AUDIO_PLAY":
-      if (soundOn) playClip(p);
-      return;
-    case "AUDIO_STOP":
-      for (const cue of pendingCues) clearTimeout(cue);
-      pendingCues.clear();
-      voice.pause();
-      return;
-    case "ERROR":
-      toast(errorMessage(p));
-      return;
-    default:
-      return;
-  }
-  render();
+  page.connect(seat.token);
 }
 
 /** Runs `cue` at a time on the box's clock, unless an AUDIO_STOP calls it off first. */
@@ -184,7 +155,7 @@ function later(startAtServerMs, cue) {
       pendingCues.delete(id);
       cue();
     },
-    Math.max(0, (startAtServerMs ?? 0) - link.clock.now()),
+    Math.max(0, (startAtServerMs ?? 0) - page.clock.now()),
   );
   pendingCues.add(id);
 }
@@ -248,53 +219,18 @@ function fitWhenChanged() {
   const screen = main.firstElementChild;
   const lists = [...main.querySelectorAll(".fit")];
   if (!screen || !lists.length) return;
-  const signature = [stage.key, innerWidth, innerHeight, screen.querySelectorAll("*").length, ...lists.map((l) => l.textContent)].join("\n");
+  const signature = [page.stage.key, innerWidth, innerHeight, screen.querySelectorAll("*").length, ...lists.map((l) => l.textContent)].join("\n");
   if (signature === fitted) return;
   fitted = signature;
   // A lobby filling up (a phone joining, or coming back) needs the size it had or a smaller one:
   // starting there, a join costs a layout or two rather than one for every larger size (a refit of
   // 50 names from the largest took 270–510 ms on a slow screen). Fewer names start from the largest.
   const names = lists.reduce((n, list) => n + list.children.length, 0);
-  const from = last.key === stage.key && last.names <= names && last.width === innerWidth && last.height === innerHeight ? last.index : 0;
-  last = { key: stage.key, names, width: innerWidth, height: innerHeight, index: fitLists(screen, lists, from) };
+  const from = last.key === page.stage.key && last.names <= names && last.width === innerWidth && last.height === innerHeight ? last.index : 0;
+  last = { key: page.stage.key, names, width: innerWidth, height: innerHeight, index: fitLists(screen, lists, from) };
 }
 
-function render() {
-  renderHead();
-  show();
-  fitWhenChanged();
-}
-
-function show() {
-  const round = snap.round?.index ?? 0;
-  switch (snap.phase) {
-    case "LOBBY":
-    case "PREPARING_ROUND":
-      return stage.show("lobby", lobbyScreen);
-    case "ROUND_INTRO":
-      return stage.show(`intro:${round}`, introScreen);
-    case "CLUE_LEVEL":
-    case "PAUSED_FOR_BRAKE":
-      return stage.show(`clue:${round}:${snap.clue?.levelIndex}`, clueScreen);
-    case "REVEAL_DESTINATION":
-      return stage.show(`reveal:${round}`, revealScreen);
-    case "FOLLOWUP_QUESTION": {
-      const f = snap.followup;
-      return stage.show(`followup:${round}:${f?.index}:${f?.isOpen}:${!!f?.results}`, followupScreen);
-    }
-    case "SCOREBOARD":
-      return stage.show(`score:${round}`, scoreScreen);
-    case "FINAL_RESULTS":
-    case "ROUND_END":
-      return stage.show(`final:${finaleStep(snap, link.clock)}`, finalScreen);
-  }
-}
-
-let headSignature = "";
-function renderHead() {
-  const signature = JSON.stringify([snap.joinCode, snap.round, snap.paused, soundOn, t("lang")]);
-  if (signature === headSignature) return;
-  headSignature = signature;
+function statusBar(snap) {
   const soundButton = h(
     "button",
     {
@@ -305,20 +241,19 @@ function renderHead() {
         soundOn = !soundOn;
         localStorage.setItem("tripto.tvSound", soundOn ? "on" : "off");
         if (soundOn) voice.play().catch(() => {});
-        renderHead();
+        page.render();
       },
     },
     soundOn ? t("tv.soundOn") : t("tv.soundOff"),
   );
-  fill(
-    head,
+  return [
     h("span", { class: "brand" }, "TRIPTO"),
     h("span", { class: "mono" }, snap.joinCode),
     snap.round ? h("span", {}, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })) : null,
     h("span", { class: "spacer" }),
     snap.paused ? h("span", { class: "banner paused", role: "status" }, t("game.paused")) : null,
     soundButton,
-  );
+  ];
 }
 
 function lobbyScreen() {
@@ -339,60 +274,50 @@ function lobbyScreen() {
           { class: "stack" },
           h("h1", {}, t("tv.scan")),
           h("p", { class: "dim" }, t("tv.codeLabel")),
-          h("p", { class: "code", id: "join-code", "aria-label": t("game.code") }, snap.joinCode),
+          h("p", { class: "code", id: "join-code", "aria-label": t("game.code") }, page.snap.joinCode),
           h("p", { class: "dim" }, t("tv.orLink")),
-          h("p", { class: "url mono", id: "join-url" }, snap.joinUrl),
+          h("p", { class: "url mono", id: "join-url" }, page.snap.joinUrl),
           hostNote,
         ),
       ),
       h("div", {}, count, list),
     ),
     update() {
-      count.textContent = t("lobby.players", { n: snap.players.length });
+      count.textContent = t("lobby.players", { n: page.snap.players.length });
       // Only when someone came, went or lost their line: the list keeps the size it was fitted to.
-      const next = JSON.stringify(snap.players);
+      const next = JSON.stringify(page.snap.players);
       if (next !== players) {
         players = next;
-        fill(list, snap.players.length ? fit(peopleList(snap.players)) : h("p", { class: "dim" }, t("tv.noPlayers")));
+        fill(list, page.snap.players.length ? fit(peopleList(page.snap.players)) : h("p", { class: "dim" }, t("tv.noPlayers")));
       }
       // A kiosk (autoAdvance, no host) starts the game by itself once players have joined.
-      hostNote.textContent = snap.hasHost
+      hostNote.textContent = page.snap.hasHost
         ? t("tv.waitingHost")
-        : snap.settings.autoAdvance
+        : page.snap.settings.autoAdvance
           ? t("tv.autoStart")
-          : t("tv.noHost", { code: snap.joinCode });
+          : t("tv.noHost", { code: page.snap.joinCode });
     },
   };
 }
 
-function introScreen() {
-  return h(
-    "section",
-    { class: "tv-body center" },
-    h("p", { class: "badge" }, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })),
-    h("h1", {}, t("intro.title")),
-    h("img", { class: "intro-icon", src: "/static/icon.svg", alt: "" }),
-  );
-}
-
 function clueScreen() {
   const banner = h("div", { "aria-live": "assertive" });
-  const left = followedTimer((x) => secondsLeftOf(x, link.clock), "span");
+  const left = followedTimer((x) => secondsLeftOf(x, page.clock), "span");
   const markers = h("div", { class: "markers fit", "aria-label": t("tv.locked") });
   return {
     el: h(
       "section",
       { class: "tv-body" },
-      h("div", {}, h("span", { class: "badge level", id: "level" }, t("game.points", { n: snap.clue?.levelPoints ?? "" }))),
-      h("p", { class: "clue-text", id: "clue" }, snap.clue?.clueText ?? ""),
+      h("div", {}, h("span", { class: "badge level", id: "level" }, t("game.points", { n: page.snap.clue?.levelPoints ?? "" }))),
+      h("p", { class: "clue-text", id: "clue" }, page.snap.clue?.clueText ?? ""),
       banner,
       h("div", { class: "stack" }, h("h2", { class: "dim" }, t("tv.locked")), markers),
     ),
     update() {
-      if (snap.brake) {
-        const name = nameOf(snap, snap.brake.brakeOwnerPlayerId);
-        if (banner.dataset.owner !== snap.brake.brakeOwnerPlayerId) {
-          banner.dataset.owner = snap.brake.brakeOwnerPlayerId;
+      if (page.snap.brake) {
+        const name = nameOf(page.snap, page.snap.brake.brakeOwnerPlayerId);
+        if (banner.dataset.owner !== page.snap.brake.brakeOwnerPlayerId) {
+          banner.dataset.owner = page.snap.brake.brakeOwnerPlayerId;
           fill(
             banner,
             h(
@@ -403,19 +328,19 @@ function clueScreen() {
             ),
           );
         }
-        left.set(brakeTimer(snap));
+        left.set(brakeTimer(page.snap));
       } else if (banner.dataset.owner) {
         delete banner.dataset.owner;
         fill(banner);
       }
       fill(
         markers,
-        snap.lockedAnswers.length
-          ? snap.lockedAnswers.map((a) =>
+        page.snap.lockedAnswers.length
+          ? page.snap.lockedAnswers.map((a) =>
               h(
                 "span",
                 { class: "pill locked" },
-                h("span", { class: "name" }, nameOf(snap, a.playerId)),
+                h("span", { class: "name" }, nameOf(page.snap, a.playerId)),
                 ` · ${t("game.points", { n: a.lockedAtLevelPoints })}`,
               ),
             )
@@ -426,23 +351,20 @@ function clueScreen() {
 }
 
 function revealScreen() {
-  const d = snap.round.destination;
-  const results = snap.round.results ?? [];
+  const d = page.snap.round.destination;
+  const results = page.snap.round.results ?? [];
   return h(
     "section",
     { class: "tv-body center" },
-    h("p", { class: "dim" }, t("reveal.lead")),
-    h("h1", { id: "destination" }, d?.name ?? ""),
-    h("h2", { class: "dim" }, d?.country ?? ""),
-    h("p", { class: "clue-text" }, d?.revealText ?? ""),
-    fit(resultsList(snap, results, { empty: t("tv.nobodyAnswered") })),
+    revealedDestination(d, { countryTag: "h2", textClass: "clue-text" }),
+    fit(resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") })),
   );
 }
 
 function followupScreen() {
-  const f = snap.followup;
+  const f = page.snap.followup;
   const answered = h("p", { class: "dim", id: "answered" });
-  const timer = followedTimer((x) => countdown(x, link.clock));
+  const timer = followedTimer((x) => countdown(x, page.clock));
   const body = [
     h("p", { class: "badge" }, t("followup.count", { n: f.index, total: f.total })),
     h("h1", { id: "question" }, f.questionText),
@@ -451,7 +373,7 @@ function followupScreen() {
   if (f.results) {
     body.push(
       h("h2", {}, t("followup.correct"), " ", h("span", { class: "secret", id: "correct" }, f.correctAnswer ?? "")),
-      fit(resultsList(snap, f.results)),
+      fit(resultsList(page.snap, f.results)),
     );
   } else if (f.isOpen) {
     body.push(timer.el, answered);
@@ -461,8 +383,8 @@ function followupScreen() {
   return {
     el: h("section", { class: f.results ? "tv-body followup-results" : "tv-body" }, body),
     update() {
-      timer.set(snap.followup?.timer);
-      answered.textContent = t("tv.answered", { n: snap.followup?.answeredCount ?? 0, total: snap.players.length });
+      timer.set(page.snap.followup?.timer);
+      answered.textContent = t("tv.answered", { n: page.snap.followup?.answeredCount ?? 0, total: page.snap.players.length });
     },
   };
 }
@@ -472,13 +394,13 @@ function scoreScreen() {
     "section",
     { class: "tv-body" },
     h("h1", {}, t("score.title")),
-    fit(standingsList(snap.scoreboard, { label: t("score.title") })),
+    fit(standingsList(page.snap.scoreboard, { label: t("score.title") })),
   );
 }
 
 function finalScreen() {
-  const step = finaleStep(snap, link.clock);
-  const results = snap.finalResults;
+  const step = finaleStep(page.snap, page.clock);
+  const results = page.snap.finalResults;
   switch (step) {
     case "lead":
       return h("section", { class: "tv-body finale dim-stage" }, h("p", { class: "lead" }, t("final.lead")));
@@ -498,7 +420,7 @@ function finalScreen() {
         { class: "tv-body finale" },
         h("p", { class: "lead" }, results?.isTie ? t("final.tie") : t("final.winnerIs")),
         // A win shared by more than three: their names, smaller, leave room for the podium.
-        h("p", { class: (results?.tieWinners?.length ?? 0) > 3 ? "winner many" : "winner", id: "winner" }, winnerText(snap)),
+        h("p", { class: (results?.tieWinners?.length ?? 0) > 3 ? "winner many" : "winner", id: "winner" }, winnerText(page.snap)),
         h("p", { class: "dim" }, t("game.points", { n: top[0]?.points ?? 0 })),
         h(
           "div",
@@ -522,7 +444,7 @@ function finalScreen() {
         "section",
         { class: "tv-body finale" },
         h("h1", {}, t("final.standings")),
-        fit(standingsList(results?.standingsFull ?? snap.scoreboard, { label: t("final.standings") })),
+        fit(standingsList(results?.standingsFull ?? page.snap.scoreboard, { label: t("final.standings") })),
         h("h1", { id: "thanks" }, t("final.thanks")),
       );
   }

@@ -88,6 +88,17 @@ export function overlay(id, content) {
   fill(el, content);
 }
 
+/** A screen that only says something: a title, a line below it, and where there is one, a link on. */
+export function messageScreen({ id, title, text, link }) {
+  return h(
+    "section",
+    { class: "stack center", id },
+    h("h1", {}, title),
+    h("p", { class: "dim" }, text),
+    link ? h("a", { class: "button primary block", href: link.href, id: link.id }, link.label) : null,
+  );
+}
+
 /** Players list with connection dots; `me` highlights one row. */
 export function peopleList(players, { me, withPoints = false, extra } = {}) {
   return h(
@@ -167,15 +178,16 @@ export function confetti(durationMs = 2500) {
 /** Keep a phone's screen on while the page is visible, where the browser allows it. */
 export function keepAwake() {
   if (!("wakeLock" in navigator)) return;
+  // The lock, from the moment it is asked for: a page shown again while the browser has not yet
+  // answered asks once, not twice (the second lock would outlive the first one's release).
   let lock = null;
-  const request = async () => {
+  const request = () => {
     if (document.visibilityState !== "visible" || lock) return;
-    try {
-      lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => (lock = null));
-    } catch {
+    lock = navigator.wakeLock.request("screen").then(
+      (sentinel) => sentinel.addEventListener("release", () => (lock = null)),
       // Not allowed here (plain http on the LAN, battery saver): the screen may dim, nothing else.
-    }
+      () => (lock = null),
+    );
   };
   document.addEventListener("visibilitychange", request);
   request();
