@@ -56,6 +56,8 @@ class Box:
                 tripto_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--data-dir", str(self.data_dir), "--packs", str(ROOT / "packs"),
                 "--public-url", self.url, "--no-qr", "--no-mdns", "--log-level", "warning",
+                # No sound card here: without a device of its own to try, a box says it is degraded.
+                *([] if "--audio-device" in self.extra else ["--no-audio"]),
                 *self.extra,
             ],
             stdout=self.log, stderr=subprocess.STDOUT,

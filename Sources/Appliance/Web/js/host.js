@@ -18,11 +18,42 @@ const MUSIC_LEVELS = [
   ["high", 0],
 ];
 
+/**
+ * What is wrong with the box (GET /healthz), in one line above the game: a host should know before
+ * the evening does that the disk is full or the sound is gone. Asked at the start and every 15 s.
+ */
+const HEALTH_MS = 15_000;
+const health = h("p", { class: "banner degraded", role: "alert", id: "health" });
+let healthProblems = [];
+
+/** The line's text, in the page's language; empty (and so not shown) while nothing is wrong. */
+function healthLine() {
+  return healthProblems
+    .map((problem) =>
+      problem.part === "storage" && /full/.test(problem.message) ? t("health.storageFull") : t(`health.${problem.part}`, {}, problem.message),
+    )
+    .join(" · ");
+}
+
+async function checkHealth() {
+  try {
+    const answer = await api("GET", "/healthz");
+    healthProblems = answer.status === "ok" ? [] : (answer.problems ?? []);
+  } catch {
+    // The box out of reach is the connection overlay's to say.
+    return;
+  }
+  page.render();
+}
+
 const page = new GamePage({
   role: "host",
   redrawMs: 1000,
   redraw: start,
-  parts: [{ el: document.getElementById("panel"), shows: (snap) => [snap.players, snap.phase, snap.paused, gainDb], draw: panel }],
+  parts: [
+    { el: document.getElementById("panel"), shows: (snap) => [snap.players, snap.phase, snap.paused, gainDb], draw: panel },
+    { el: health, shows: () => healthProblems, draw: healthLine },
+  ],
   screens: {
     lobby: lobbyScreen,
     round: roundScreen,
@@ -47,6 +78,11 @@ function start() {
     return;
   }
   page.connect(seat.token);
+  if (!health.isConnected) {
+    document.getElementById("main").before(health);
+    checkHealth();
+    setInterval(checkHealth, HEALTH_MS);
+  }
   api("GET", "/v1/packs")
     .then((packs) => {
       packTitles = new Map(packs.map((p) => [p.packId, p.title]));
