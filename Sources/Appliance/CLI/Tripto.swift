@@ -9,7 +9,9 @@ struct Tripto: AsyncParsableCommand {
         commandName: "tripto",
         abstract: "Tripto box: an offline På Spåret-style travel quiz for the living room.",
         version: version,
-        subcommands: [ServeCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self]
+        subcommands: [
+            ServeCommand.self, DoctorCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self,
+        ]
     )
 
     /// Tasks run on the event loops (`EventLoopExecutor`) from the start; `serve` logs whether they do.
