@@ -76,16 +76,16 @@ let package = Package(
             ],
             // The web pages for phones, the TV and the host: plain files, no build step.
             resources: [.copy("Web")],
-            // Release builds (linked statically) with the toolchain's lld: relative relocations packed
-            // (RELR: 23 KB instead of 2.8 MB that the loader reads and applies at every start) and no
-            // table of exported symbols; about 6 MB less memory at idle (docs/performance.md,
-            // "Static release build linked by lld").
+            // Linked by the toolchain's lld, which takes a static Foundation's libraries in any order
+            // (the default linker cannot link a debug build statically: `scripts/deb --configuration
+            // debug`). Release builds also pack relative relocations (RELR: 23 KB instead of 2.8 MB
+            // that the loader reads and applies at every start) and export no symbols: about 6 MB less
+            // memory at idle (docs/performance.md, "Static release build linked by lld").
             linkerSettings: [
+                .unsafeFlags(["-use-ld=lld"]),
                 .unsafeFlags(
-                    [
-                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                        "-Xlinker", "--no-export-dynamic",
-                    ], .when(configuration: .release))
+                    ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(configuration: .release)),
             ]
         ),
         // `tripto-console`: any role of a game in a terminal, over the same contract as every client.

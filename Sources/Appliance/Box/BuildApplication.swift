@@ -136,13 +136,15 @@ struct Box: Sendable {
     func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let (listening, listeningSink) = AsyncStream.makeStream(of: Bound.self)
         let systemd = SystemdNotifier()
+        let (served, servedSink) = AsyncStream.makeStream(of: Void.self)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: application { bound in
                     listeningSink.yield(bound)
                     listeningSink.finish()
                     await onListening(bound.port)
-                    systemd.notify("READY=1")
+                    servedSink.yield()
+                    servedSink.finish()
                 }),
             .init(
                 service: SessionKeeper(
@@ -150,7 +152,7 @@ struct Box: Sendable {
                     sweepInterval: .seconds(min(30, max(1, configuration.idleSessionSeconds / 2))))),
         ]
         if systemd.socketPath != nil {
-            services.append(.init(service: SystemdWatchdog(notifier: systemd)))
+            services.append(.init(service: SystemdWatchdog(notifier: systemd, listening: served)))
         }
         if let kiosk { services.append(.init(service: kiosk)) }
         if let speaker = environment.speaker { services.append(.init(service: SpeakerService(speaker: speaker))) }

@@ -46,14 +46,20 @@ struct SystemdNotifier: Sendable {
     }
 }
 
-/// Pings systemd's watchdog while the box works: every half period, once each event loop has run a
-/// task. A loop that hangs (every socket and room on it with it) stops the pings, and systemd
-/// restarts the box; the sessions come back from their logs.
+/// Tells systemd the box is ready once it listens, then pings its watchdog while the box works:
+/// every half period, once each event loop has run a task. A loop that hangs (every socket and room
+/// on it with it) stops the pings, and systemd restarts the box; the sessions come back from their
+/// logs.
 struct SystemdWatchdog: Service {
     let notifier: SystemdNotifier
+    /// Yields once the server listens.
+    let listening: AsyncStream<Void>
 
     func run() async throws {
         defer { notifier.notify("STOPPING=1") }
+        var iterator = listening.makeAsyncIterator()
+        guard await iterator.next() != nil else { return }
+        notifier.notify("READY=1")
         guard let period = notifier.watchdogPeriod else {
             try? await gracefulShutdown()
             return
