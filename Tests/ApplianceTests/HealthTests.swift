@@ -15,6 +15,20 @@ struct HealthTests {
         return (reply.string("status"), problems)
     }
 
+    /// /healthz once it names a problem with `part` (a part reports on its own thread), or as it is
+    /// after `seconds`.
+    private func health(
+        _ box: BoxProcess, reporting part: String, within seconds: Double
+    ) async throws -> (status: String, problems: [String: String]) {
+        var answer = try await health(box)
+        let deadline = Date().addingTimeInterval(seconds)
+        while answer.problems[part] == nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            answer = try await health(box)
+        }
+        return answer
+    }
+
     @Test(
         "a full disk: every save fails, /healthz says why; space freed, the next save works and it says ok",
         .enabled(if: getuid() == 0, "needs root to mount a small file system"))
@@ -50,11 +64,7 @@ struct HealthTests {
         let box = try BoxProcess(arguments: ["--audio-device", "hw:42,0"], audio: true)
         try await box.start()
         defer { box.terminate() }
-        var answer = try await health(box)
-        for _ in 0..<50 where answer.problems["sound"] == nil {
-            try await Task.sleep(for: .milliseconds(100))
-            answer = try await health(box)
-        }
+        let answer = try await health(box, reporting: "sound", within: 5)
         #expect(answer.status == "degraded")
         #expect(answer.problems["sound"]?.contains("cannot open its sound device hw:42,0") == true, "\(answer)")
 
@@ -71,11 +81,7 @@ struct HealthTests {
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tripto-test-bus"], announce: true)
         try await box.start()
         defer { box.terminate() }
-        var answer = try await health(box)
-        for _ in 0..<100 where answer.problems["mdns"] == nil {
-            try await Task.sleep(for: .milliseconds(200))
-            answer = try await health(box)
-        }
+        let answer = try await health(box, reporting: "mdns", within: 20)
         #expect(answer.status == "degraded")
         #expect(answer.problems["mdns"]?.contains("not announced on the network") == true, "\(answer)")
     }
