@@ -49,11 +49,17 @@ final class BoxHealth: Sendable {
     /// kilobytes a game, but SQLite needs room to write its log and checkpoint it.
     static let lowDiskBytes: UInt64 = 8 << 20
 
+    /// The bytes a process that is not root may still write in `folder`'s file system, or nil if
+    /// they cannot be read.
+    static func freeBytes(in folder: String) -> UInt64? {
+        var stats = statvfs()
+        guard statvfs(folder, &stats) == 0 else { return nil }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+    }
+
     /// Checks the free space of the folder the box keeps its data in.
     func checkDisk(at folder: String) {
-        var stats = statvfs()
-        guard statvfs(folder, &stats) == 0 else { return }
-        let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
+        guard let free = Self.freeBytes(in: folder) else { return }
         report(
             .disk,
             free < Self.lowDiskBytes

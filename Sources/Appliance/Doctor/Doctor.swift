@@ -139,17 +139,15 @@ struct Doctor {
     }
 
     private func disk() -> Finding {
-        var stats = statvfs()
         // The data folder, or the nearest folder above it that is there (it is made at the first start).
         var folder = options.dataDirectory
         while !FileManager.default.fileExists(atPath: folder), folder != "/", !folder.isEmpty {
             folder = (folder as NSString).deletingLastPathComponent
         }
         if folder.isEmpty { folder = "." }
-        guard statvfs(folder, &stats) == 0 else {
+        guard let free = BoxHealth.freeBytes(in: folder) else {
             return Finding(verdict: .skipped, topic: "Disk", detail: "cannot read the free space of \(folder)")
         }
-        let free = UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
         let text = "\(free >> 20) MB free in \(folder)"
         guard free >= BoxHealth.lowDiskBytes else {
             return Finding(
