@@ -260,9 +260,8 @@ struct Doctor {
             if enabled == "enabled", active != "active" {
                 return Finding(
                     verdict: .attention, topic: "Kiosk screen", detail: states.joined(separator: "; "),
-                    fix:
-                        "journalctl -u \(unit) says why; \(unit == "tripto-screen" ? "it needs cage and chromium" : "")"
-                )
+                    fix: "journalctl -u \(unit) says why"
+                        + (unit == "tripto-screen" ? "; it needs cage and chromium" : ""))
             }
         }
         return Finding(verdict: .ok, topic: "Kiosk screen", detail: states.joined(separator: "; "))
