@@ -33,8 +33,17 @@ def package(tmp_path_factory) -> Path:
     if given:
         return Path(given)
     output = tmp_path_factory.mktemp("dist")
-    subprocess.run([str(ROOT / "scripts/deb"), "--configuration", "debug", "--output", str(output)], check=True,
-                   cwd=ROOT, stdout=subprocess.DEVNULL)
+    # What scripts/deb printed is kept in test-output/deb.log, and its end is shown if it fails.
+    log = ROOT / "test-output" / "deb.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        built = subprocess.run([str(ROOT / "scripts/deb"), "--configuration", "debug", "--output", str(output)],
+                               cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    if built.returncode != 0:
+        lines = [line for line in log.read_text(errors="replace").splitlines() if "unhandled" not in line
+                 and "CMakeLists.txt" not in line]
+        pytest.fail(f"scripts/deb exited with {built.returncode}; the end of test-output/deb.log:\n"
+                    + "\n".join(lines[-25:]), pytrace=False)
     return output / f"tripto_{VERSION}_{ARCH}.deb"
 
 
