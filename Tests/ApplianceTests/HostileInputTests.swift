@@ -15,7 +15,7 @@ struct HostileInputTests {
     /// Commands each role may send; every other command is FORBIDDEN to it, in every phase.
     static func allowed(_ message: ClientMessage, for role: Role) -> Bool {
         switch message {
-        case .hello, .resumeSession, .ping: true
+        case .hello, .resumeSession, .ping, .clockEcho: true
         case .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause, .hostResume, .hostKick,
             .hostEndSession, .hostRestart, .musicGainSet:
             role == .host

@@ -17,14 +17,14 @@ struct RoomDecisionsTests {
             socket: .init(eventLoop: loop, write: { _, written in written.succeed() }, close: { _ in }, end: {}))
     }
 
-    @Test("a client message is refused, answered at once, a start, or the game command it names")
+    @Test(
+        "a client message is refused, answered at once, a start, a pull or echo to judge, or the game command it names")
     func handling() {
         let commands: [(ClientMessage, Command)] = [
             (.hostNextClue, .nextClue), (.hostNext, .next), (.hostSkip, .next), (.hostForceReveal, .forceReveal),
             (.hostPause, .pause), (.hostResume, .resume), (.hostKick(.init(playerId: "p")), .kick(playerId: "p")),
             (.hostEndSession, .end(reason: "host_ended")), (.hostRestart, .restart),
             (.musicGainSet(.init(gainDb: -6)), .setMusicGain(gainDb: -6)),
-            (.brakePull(.init(levelPoints: 8)), .brakePull(levelPoints: 8)),
             (.brakeAnswerSubmit(.init(answerText: "Oslo")), .brakeAnswer(answerText: "Oslo")),
             (.followupAnswerSubmit(.init(index: 1, answerText: "1901")), .followupAnswer(index: 1, answerText: "1901")),
             (.playerLeave, .leave),
@@ -39,12 +39,16 @@ struct RoomDecisionsTests {
         guard case .alreadyAuthenticated = ClientMessage.hello(.init(authToken: "t")).handling,
             case .resume = ClientMessage.resumeSession.handling,
             case .ping(let ping) = ClientMessage.ping(.init(clientTimeMs: 42)).handling,
-            case .startGame = ClientMessage.hostStartGame.handling
+            case .startGame = ClientMessage.hostStartGame.handling,
+            case .brakePull(let pull) = ClientMessage.brakePull(.init(atClientMs: 7, levelPoints: 8)).handling,
+            case .clockEcho(let echo) = ClientMessage.clockEcho(.init(probeId: 3, clientTimeMs: 9)).handling
         else {
             Issue.record("the messages the room answers itself are commands")
             return
         }
         #expect(ping.clientTimeMs == 42)
+        #expect(pull == .init(atClientMs: 7, levelPoints: 8))
+        #expect(echo == .init(probeId: 3, clientTimeMs: 9))
     }
 
     @Test("a command's save holds the seats it revoked and the session's end")

@@ -24,7 +24,7 @@ struct BrakeTests {
         #expect(table.game.brake?.ownerId == "p2")
         let accepted = BrakeAccepted(
             brakeOwnerPlayerId: "p2", playerName: "Player 2", levelPoints: 10, lockedPlayersCount: 0,
-            deadlineServerMs: table.now + 15_000)
+            deadlineServerMs: table.now + 15_000, judgedAtServerMs: table.now, compensatedMs: 0, decidedAfterMs: 0)
         #expect(effects.contains(.send(.brakeAccepted(accepted), to: .everyone)))
         #expect(effects.contains(.send(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: table.now)), to: .room)))
         #expect(effects.contains(.send(.audioStop(AudioStop()), to: .room)))

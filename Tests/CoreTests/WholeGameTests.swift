@@ -61,7 +61,7 @@ struct WholeGameTests {
             case .clueLevel:
                 let player = ids.randomElement(using: &random)!
                 if Int.random(in: 0..<3, using: &random) == 0,
-                    game.brakeRejection(for: player, on: nil, now: now) == nil
+                    case .success = game.judgedLevel(of: player, claimed: nil, judgedAt: now, timing: nil, now: now)
                 {
                     try run(.brakePull(), .participant(player))
                     let destination = game.round!.destination

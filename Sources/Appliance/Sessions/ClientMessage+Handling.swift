@@ -11,6 +11,10 @@ extension ClientMessage {
         case ping(Ping)
         /// HOST_START_GAME: the box draws the destinations first.
         case startGame
+        /// BRAKE_PULL: judged by when it was pressed, on the connection's clock estimate.
+        case brakePull(BrakePull)
+        /// CLOCK_ECHO: a sample for the connection's clock estimate.
+        case clockEcho(ClockEcho)
         /// Every other message is a game command from its sender.
         case command(Command)
     }
@@ -30,7 +34,8 @@ extension ClientMessage {
         case .hostEndSession: .command(.end(reason: "host_ended"))
         case .hostRestart: .command(.restart)
         case .musicGainSet(let gain): .command(.setMusicGain(gainDb: gain.gainDb))
-        case .brakePull(let pull): .command(.brakePull(levelPoints: pull.levelPoints))
+        case .brakePull(let pull): .brakePull(pull)
+        case .clockEcho(let echo): .clockEcho(echo)
         case .brakeAnswerSubmit(let answer): .command(.brakeAnswer(answerText: answer.answerText))
         case .followupAnswerSubmit(let answer):
             .command(.followupAnswer(index: answer.index, answerText: answer.answerText))

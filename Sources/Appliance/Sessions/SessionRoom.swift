@@ -45,6 +45,11 @@ actor SessionRoom {
     /// The save of the command that ended the session (`savedEnd`).
     private var endSave: Save?
     private var sound: RoomSound
+    /// The players' clocks and links, for judging pulls by when they were pressed.
+    private var probes = ClockProbes()
+    /// The task that sends the probes and CONNECTION_QUALITY while players are connected.
+    private var probeTask: Task<Void, Never>?
+    private var probeGeneration = 0
 
     /// A room for a new session, or one rebuilt by replaying its command log.
     init(record: SessionRecord, commands: [CommandRecord], environment: RoomEnvironment, boot: Int, now: Int64) {
@@ -143,6 +148,12 @@ actor SessionRoom {
         outbox.post(
             [.text(connection, .whole(texts.welcome)), .text(connection, .whole(texts.snapshot))], after: ticket)
         if presenceChanged { sendPresenceSoon() }
+        if connection.role == .player {
+            // After WELCOME: the first probe waits behind it in the socket's queue only if saves hold
+            // WELCOME back, and the lowest round trips are the ones kept.
+            probes.add(connection.id, participant: connection.participantId, now: now + ClockProbes.firstSpacingMs)
+            startProbing()
+        }
         return true
     }
 
@@ -159,6 +170,7 @@ actor SessionRoom {
         let now = advance(now)
         guard let connection = connections.remove(connectionId) else { return }
         fanOut.forget(connectionId)
+        probes.remove(connectionId)
         if connections.isEmpty { idleSince = now }
         guard connections.of(connection.participantId).isEmpty else { return }
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
@@ -217,6 +229,14 @@ actor SessionRoom {
                     throw BoxError(.forbidden("Only the host may do that"))
                 }
                 try startGameNow(by: sender, now: now, origin: connection)
+            case .brakePull(let pull):
+                let timing = BrakeJudge.judge(
+                    arrivedAt: now, atClientMs: pull.atClientMs, estimate: probes.estimate(of: connectionId),
+                    windowMs: probes.windowMs)
+                try run(
+                    .brakePull(levelPoints: pull.levelPoints, timing: timing), by: sender, now: now, origin: connection)
+            case .clockEcho(let echo):
+                probes.echo(echo, on: connectionId, now: now)
             case .command(let command):
                 try run(command, by: sender, now: now, origin: connection)
             }
@@ -275,11 +295,13 @@ actor SessionRoom {
         } catch {
             throw BoxError(error)
         }
-        guard next.version != game.version else {
+        guard next.revision != game.revision else {
             game = next
             outbox.post(messages(for: effects, now: now), after: ticket)
             return nil
         }
+        // A pull waiting for the arbitration window is saved, and shows nobody anything yet.
+        let visible = next.version != game.version
         seq += 1
         ticket += 1
         let write = BoxDatabase.Write(
@@ -317,13 +339,14 @@ actor SessionRoom {
             for case .close(let connection, _) in closing {
                 connections.remove(connection.id)
                 fanOut.forget(connection.id)
+                probes.remove(connection.id)
             }
-        } else if case .brakePull = command {
+        } else if effects.contains(where: \.acceptsBrake) {
             // A brake's state goes out with its event, in the same write, rather than at the next
             // free moment: every screen shows the brake as it hears of it, and the answers to the
             // pulls that lost do not come in between. (One accepted pull per clue: no burst.)
             items += dueItems(now: now, snapshots: true)
-        } else {
+        } else if visible {
             sendSoon()
         }
         outbox.post(items, after: ticket, origin: origin)
@@ -406,6 +429,41 @@ actor SessionRoom {
                 await self?.fire(deadline)
             }
         }
+    }
+
+    // MARK: Clock probes
+
+    /// (Re)starts the probing task, which sleeps until the next probe it knew of: a new player's
+    /// first probe is due sooner.
+    private func startProbing() {
+        probeTask?.cancel()
+        probeGeneration += 1
+        let generation = probeGeneration
+        probeTask = Task { await self.probe(generation) }
+    }
+
+    /// Sends each player connection its probes, and the host CONNECTION_QUALITY, until no player is
+    /// connected. Both go straight to the socket, not behind the saves: a probe's round trip is
+    /// the network's, not the disk's.
+    private func probe(_ generation: Int) async {
+        while !Task.isCancelled {
+            let now = advance(ServerClock.now())
+            for (connectionId, probe) in probes.takeDue(now: now) {
+                guard let connection = connections[connectionId] else {
+                    probes.remove(connectionId)
+                    continue
+                }
+                connection.send(encode(.clockProbe(probe), now: now))
+            }
+            let hosts = connections.recipients(of: .host)
+            if !hosts.isEmpty, let quality = probes.qualityIfDue(now: now) {
+                let text = encode(.connectionQuality(quality), now: now)
+                for host in hosts { host.send(text) }
+            }
+            guard let next = probes.nextDue(withQuality: !hosts.isEmpty) else { break }
+            try? await Task.sleep(for: .milliseconds(max(1, next - now)))
+        }
+        if generation == probeGeneration { probeTask = nil }
     }
 
     // MARK: Sending

@@ -103,7 +103,8 @@ struct ConsoleState: Sendable {
         case .followupResults, .destinationReveal, .cluePresent, .followupPresent, .finalResultsPresent:
             notice = nil
         case .pong, .playerJoined, .playerLeft, .lobbyUpdated, .destinationResults, .scoreboardUpdate,
-            .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger:
+            .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger,
+            .clockProbe, .connectionQuality:
             break
         case .statePatch:
             // Sent only to clients that ask for patches; the console takes whole snapshots.
@@ -134,6 +135,7 @@ struct ConsoleState: Sendable {
         case .notAllowed: "The brake works only while a clue is showing"
         case .rateLimited: "Easy: one pull every 2 seconds"
         case .alreadyAnswered: "You have already answered this destination"
+        case .beaten: "So close: someone pressed a moment before you"
         }
     }
 }

@@ -19,12 +19,27 @@ public enum Command: Codable, Sendable, Equatable {
     case end(reason: String)
     // Player commands.
     /// `levelPoints`: the clue the player pulled on, when its client says (older logs have none).
-    case brakePull(levelPoints: Int? = nil)
+    /// `timing`: when the box judged it pressed (older logs and pulls without a clock estimate have
+    /// none, and are judged at their arrival).
+    case brakePull(levelPoints: Int? = nil, timing: PullTiming? = nil)
     case brakeAnswer(answerText: String)
     case followupAnswer(index: Int, answerText: String)
     case leave
     // The box, when `Game.nextDeadline` has passed.
     case timerFired(timerId: String)
+}
+
+extension Command {
+    /// Whether the brake's arbitration window is decided before this command: anything that moves
+    /// the game on or changes who plays. A pull joins the window, and joining, music and answers
+    /// leave it be.
+    var settlesArbitration: Bool {
+        switch self {
+        case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .followupAnswer, .brakeAnswer: false
+        case .timerFired(let timerId): timerId != Arbitration.timerId
+        case .start, .nextClue, .next, .forceReveal, .pause, .resume, .kick, .restart, .end, .leave: true
+        }
+    }
 }
 
 /// Why a command was refused. Each maps to one of the contract's error codes; the game is unchanged.
@@ -99,6 +114,13 @@ public enum Effect: Sendable, Equatable {
     case revoke(ParticipantID)
     /// The session is over: mark it read-only and close every connection after SESSION_ENDED.
     case ended(reason: String)
+}
+
+extension Effect {
+    /// A brake was accepted: its state goes out with it, not at the next free moment.
+    public var acceptsBrake: Bool {
+        if case .send(.brakeAccepted, _) = self { true } else { false }
+    }
 }
 
 /// The next timer to fire.

@@ -41,7 +41,7 @@ extension Game {
         leavePhase()
         phase = .clueLevel
         round?.levelIndex = levelIndex
-        round?.lapsedBrakes = []
+        round?.clueLog.append(ClueSpan(at: now, levelIndex: levelIndex, state: .open))
         let clue = destination.clues[levelIndex]
         out.everyone(
             .cluePresent(

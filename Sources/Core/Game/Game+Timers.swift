@@ -18,9 +18,15 @@ extension Game {
     mutating func leavePhase() {
         timers.removeAll()
         brake = nil
+        arbitration = nil
     }
 
     mutating func timerFired(_ timerId: String, now: ServerTime, into out: inout EffectList) throws(GameError) {
+        if timerId == Arbitration.timerId {
+            guard let arbitration, now >= arbitration.decideAt else { throw .invalidPhase("No brake decision is due") }
+            decideBrake(now: now, into: &out)
+            return
+        }
         guard let timer = timers.first(where: { $0.id == timerId }) else {
             throw .invalidPhase("Timer \(timerId) is not running")
         }
@@ -31,7 +37,9 @@ extension Game {
         case .clue:
             advanceLevel(now: now, into: &out)
         case .brakeAnswer:
-            if limits.lapsedBrakeWaitsForNextClue, let owner = brake?.ownerId { round?.lapsedBrakes.insert(owner) }
+            if limits.lapsedBrakeWaitsForNextClue, let owner = brake?.ownerId, let level = round?.levelIndex {
+                round?.lapsedBrakes[owner] = level
+            }
             releaseBrake(now: now, into: &out)
         case .followup:
             closeFollowup(now: now, into: &out)
@@ -53,6 +61,9 @@ extension Game {
         }
         pausedSince = now
         for index in timers.indices { timers[index].hold(.hostPause, at: now) }
+        if phase == .clueLevel, let level = round?.levelIndex {
+            round?.clueLog.append(ClueSpan(at: now, levelIndex: level, state: .paused))
+        }
         out.room(.audioStop(AudioStop()))
         if musicTrack != nil { out.room(.musicStop(MusicStop(fadeOutMs: 300))) }
     }
@@ -60,6 +71,9 @@ extension Game {
     mutating func resume(now: ServerTime, into out: inout EffectList) throws(GameError) {
         guard pausedSince != nil else { throw .invalidPhase("The game is not paused") }
         pausedSince = nil
+        if phase == .clueLevel, let level = round?.levelIndex {
+            round?.clueLog.append(ClueSpan(at: now, levelIndex: level, state: .open))
+        }
         for index in timers.indices where timers[index].release(.hostPause, at: now) {
             out.everyone(.timerSync(timers[index].view))
         }

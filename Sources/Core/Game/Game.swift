@@ -14,6 +14,9 @@ public struct Game: Codable, Sendable, Equatable {
 
     /// Grows with every change a client can see.
     public internal(set) var version = 0
+    /// Grows with every change, seen or not (a pull waiting for the arbitration window): what the
+    /// box saves.
+    public internal(set) var revision = 0
     public internal(set) var phase: Phase = .lobby
     public internal(set) var pausedSince: ServerTime?
     public internal(set) var players: [Player] = []
@@ -24,6 +27,8 @@ public struct Game: Codable, Sendable, Equatable {
     public internal(set) var round: RoundState?
     public internal(set) var timers: [GameTimer] = []
     public internal(set) var brake: BrakeState?
+    /// Pulls of the current clue waiting for the arbitration window (docs/protocol.md, "The fair brake").
+    public internal(set) var arbitration: Arbitration?
     public internal(set) var musicGainDb: Double = Game.defaultMusicGainDb
     public internal(set) var musicTrack: String?
     public internal(set) var finalResults: FinalResults?
@@ -56,8 +61,10 @@ public struct Game: Codable, Sendable, Equatable {
         guard endedReason == nil else { throw .sessionEnded }
         var next = self
         var out = EffectList()
+        if next.arbitration != nil, command.settlesArbitration { next.decideBrake(now: now, into: &out) }
         try next.handle(command, by: actor, now: now, into: &out)
         if out.changesGame { next.version += 1 }
+        if out.changesGame || out.changesHidden { next.revision += 1 }
         self = next
         return out.effects
     }
@@ -119,9 +126,9 @@ public struct Game: Codable, Sendable, Equatable {
         case .end(let reason):
             if actor != .box { try requireHost(actor) }
             end(reason: reason, into: &out)
-        case .brakePull(let levelPoints):
+        case .brakePull(let levelPoints, let timing):
             let player = try requirePlayer(actor)
-            brakePull(by: player, on: levelPoints, now: now, into: &out)
+            brakePull(by: player, on: levelPoints, timing: timing, now: now, into: &out)
         case .brakeAnswer(let text):
             let player = try requirePlayer(actor)
             try brakeAnswer(text, by: player, now: now, into: &out)
@@ -175,8 +182,9 @@ public struct Game: Codable, Sendable, Equatable {
 
     /// The timer that fires next, or nil when none runs (no timer, or all held).
     public var nextDeadline: Deadline? {
-        timers.compactMap { timer in timer.deadline.map { Deadline(timerId: timer.id, at: $0) } }
-            .min { $0.at < $1.at }
+        let decision = arbitration.map { Deadline(timerId: Arbitration.timerId, at: $0.decideAt) }
+        return (timers.compactMap { timer in timer.deadline.map { Deadline(timerId: timer.id, at: $0) } } + [decision])
+            .compactMap { $0 }.min { $0.at < $1.at }
     }
 
     /// Whether a host holds the role at `now`: connected, or gone for no longer than the grace period.
@@ -219,8 +227,12 @@ public struct Game: Codable, Sendable, Equatable {
 /// The effects of one command, collected in order.
 struct EffectList {
     private(set) var effects: [Effect] = []
-    /// False when the command changed nothing a client can see (a refused brake pull): the box does not log it.
+    /// False when the command changed nothing a client can see (a refused brake pull): the box does
+    /// not log it, unless `changesHidden`.
     var changesGame = true
+    /// The command changed what no client sees yet (a pull waiting for the arbitration window): the
+    /// box logs it, and sends nothing.
+    var changesHidden = false
 
     mutating func send(_ event: ServerEvent, to audience: Audience) { effects.append(.send(event, to: audience)) }
     mutating func everyone(_ event: ServerEvent) { send(event, to: .everyone) }

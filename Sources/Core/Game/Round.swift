@@ -9,9 +9,12 @@ public struct RoundState: Codable, Sendable, Equatable {
     public internal(set) var levelIndex: Int?
     public internal(set) var revealed = false
     public internal(set) var locks: [LockedAnswer] = []
-    /// Players whose brake on this clue ran out unanswered: they may not pull again until the next
-    /// clue, so one player cannot hold a clue in brake-length blocks.
-    var lapsedBrakes: Set<ParticipantID> = []
+    /// Players whose brake ran out unanswered, with the clue (`levelIndex`) it was on: they may not
+    /// pull on that clue again, so one player cannot hold a clue in brake-length blocks.
+    var lapsedBrakes: [ParticipantID: Int] = [:]
+    /// What the box showed when during the clues, oldest first: the level a pull's screen showed at
+    /// its judged time is looked up here (`Game.level(shownAt:)`).
+    var clueLog: [ClueSpan] = []
     public internal(set) var results: [DestinationResult]?
     public internal(set) var followup: FollowupState?
 
@@ -25,6 +28,38 @@ public struct LockedAnswer: Codable, Sendable, Equatable {
     public let levelPoints: Int
     public let answerText: String
     public let lockedAt: ServerTime
+}
+
+/// From `at` on, the box showed the clue `levelIndex`, open for pulls or closed by a brake or a pause.
+struct ClueSpan: Codable, Sendable, Equatable {
+    enum State: String, Codable, Sendable { case open, brake, paused }
+    let at: ServerTime
+    let levelIndex: Int
+    let state: State
+}
+
+/// The pulls of one clue that wait for the arbitration window to close (`Game.decideBrake`).
+public struct Arbitration: Codable, Sendable, Equatable {
+    struct Pull: Codable, Sendable, Equatable {
+        let playerId: ParticipantID
+        let arrivedAt: ServerTime
+        let judgedAt: ServerTime
+        let levelIndex: Int
+    }
+    /// The timer id the box fires the decision with (`Command.timerFired`).
+    public static let timerId = "brake-arbitration"
+    let firstArrivalAt: ServerTime
+    /// When no pull still in flight could be judged earlier than the best so far.
+    public internal(set) var decideAt: ServerTime
+    var windowMs: Int64
+    var pulls: [Pull]
+
+    /// The winner: the earliest judged time; judged times within `BrakeJudge.tieMs` of it go to the
+    /// earliest arrival among them.
+    var winner: Pull? {
+        guard let earliest = pulls.map(\.judgedAt).min() else { return nil }
+        return pulls.filter { $0.judgedAt - earliest <= BrakeJudge.tieMs }.min { $0.arrivedAt < $1.arrivedAt }
+    }
 }
 
 public struct BrakeState: Codable, Sendable, Equatable {

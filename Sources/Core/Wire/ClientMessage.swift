@@ -21,6 +21,7 @@ public enum ClientMessage: Sendable, Equatable {
     case brakeAnswerSubmit(AnswerSubmit)
     case followupAnswerSubmit(FollowupAnswerSubmit)
     case playerLeave
+    case clockEcho(ClockEcho)
 
     public struct Hello: Codable, Sendable, Equatable {
         public var role: Role?
@@ -41,6 +42,17 @@ public enum ClientMessage: Sendable, Equatable {
         public init(clientTimeMs: Int64) { self.clientTimeMs = clientTimeMs }
     }
 
+    /// The answer to a `CLOCK_PROBE`: `clientTimeMs` read, at once, from the clock that stamps
+    /// `BRAKE_PULL.atClientMs`.
+    public struct ClockEcho: Codable, Sendable, Equatable {
+        public var probeId: Int
+        public var clientTimeMs: Int64
+        public init(probeId: Int, clientTimeMs: Int64) {
+            self.probeId = probeId
+            self.clientTimeMs = clientTimeMs
+        }
+    }
+
     public struct Kick: Codable, Sendable, Equatable {
         public var playerId: ParticipantID
         public init(playerId: ParticipantID) { self.playerId = playerId }
@@ -48,8 +60,9 @@ public enum ClientMessage: Sendable, Equatable {
 
     public struct BrakePull: Codable, Sendable, Equatable {
         public var atClientMs: Int64?
-        /// The points of the clue the player was looking at: a pull read after that clue has gone
-        /// is refused rather than won on a clue the player never saw (docs/protocol.md).
+        /// The points of the clue the player was looking at. Used for a pull judged at its arrival
+        /// (no clock estimate): read after that clue has gone, it is refused rather than won on a
+        /// clue the player never saw (docs/protocol.md, "The fair brake").
         public var levelPoints: Int?
         public init(atClientMs: Int64? = nil, levelPoints: Int? = nil) {
             self.atClientMs = atClientMs
@@ -57,7 +70,7 @@ public enum ClientMessage: Sendable, Equatable {
         }
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            // Informative only (the first pull to arrive wins): one that cannot be read loses nothing.
+            // A time that cannot be read is judged as a pull without one, at its arrival.
             atClientMs = try? container.decodeIfPresent(Int64.self, forKey: .atClientMs)
             levelPoints = try container.decodeIfPresent(Int.self, forKey: .levelPoints)
         }
@@ -102,6 +115,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .brakeAnswerSubmit: "BRAKE_ANSWER_SUBMIT"
         case .followupAnswerSubmit: "FOLLOWUP_ANSWER_SUBMIT"
         case .playerLeave: "PLAYER_LEAVE"
+        case .clockEcho: "CLOCK_ECHO"
         }
     }
 
@@ -158,6 +172,7 @@ public enum ClientMessage: Sendable, Equatable {
             case "BRAKE_ANSWER_SUBMIT": message = .brakeAnswerSubmit(try payload(AnswerSubmit.self))
             case "FOLLOWUP_ANSWER_SUBMIT": message = .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
             case "PLAYER_LEAVE": message = .playerLeave
+            case "CLOCK_ECHO": message = .clockEcho(try payload(ClockEcho.self))
             default: throw UnknownType(type: type)
             }
         }
@@ -199,6 +214,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .brakePull(let payload): return encode(payload)
         case .brakeAnswerSubmit(let payload): return encode(payload)
         case .followupAnswerSubmit(let payload): return encode(payload)
+        case .clockEcho(let payload): return encode(payload)
         case .resumeSession, .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause,
             .hostResume, .hostEndSession, .hostRestart, .playerLeave:
             return encode(Empty())

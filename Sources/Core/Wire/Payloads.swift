@@ -55,6 +55,12 @@ public struct BrakeAccepted: Codable, Sendable, Equatable {
     public var levelPoints: Int
     public var lockedPlayersCount: Int
     public var deadlineServerMs: ServerTime
+    /// When the winning pull was judged pressed, on the box's clock (docs/protocol.md, "The fair brake").
+    public var judgedAtServerMs: ServerTime?
+    /// How much earlier than its arrival the winning pull was judged.
+    public var compensatedMs: Int64?
+    /// How long after the level's first pull arrived the box decided.
+    public var decidedAfterMs: Int64?
 }
 
 public enum BrakeRejection: String, Codable, Sendable, Equatable, CaseIterable {
@@ -62,6 +68,39 @@ public enum BrakeRejection: String, Codable, Sendable, Equatable, CaseIterable {
     case notAllowed = "not_allowed"
     case rateLimited = "rate_limited"
     case alreadyAnswered = "already_answered"
+    /// Another player's pull was judged earlier (the arbitration window).
+    case beaten
+}
+
+/// Sent to each PLAYER connection to measure its round trip and clock (`CLOCK_ECHO`).
+public struct ClockProbe: Codable, Sendable, Equatable {
+    public var probeId: Int
+    public var serverTimeMs: ServerTime
+    public init(probeId: Int, serverTimeMs: ServerTime) {
+        self.probeId = probeId
+        self.serverTimeMs = serverTimeMs
+    }
+}
+
+/// Each connected player's link, for the HOST.
+public struct ConnectionQuality: Codable, Sendable, Equatable {
+    public struct Link: Codable, Sendable, Equatable {
+        public var playerId: ParticipantID
+        /// The median round trip of the recent probes; nil before the first echo.
+        public var rttMs: Int64?
+        /// How much the one-way delay varies beyond its lowest.
+        public var jitterMs: Int64?
+        /// The box has a clock estimate for the phone, so its pulls are judged by when they were pressed.
+        public var clockOk: Bool
+        public init(playerId: ParticipantID, rttMs: Int64?, jitterMs: Int64?, clockOk: Bool) {
+            self.playerId = playerId
+            self.rttMs = rttMs
+            self.jitterMs = jitterMs
+            self.clockOk = clockOk
+        }
+    }
+    public var players: [Link]
+    public init(players: [Link]) { self.players = players }
 }
 
 public struct BrakeRejected: Codable, Sendable, Equatable {

@@ -30,6 +30,8 @@ public enum ServerEvent: Sendable, Equatable {
     case sfxPlay(SfxPlay)
     case uiEffectTrigger(UIEffectTrigger)
     case sessionEnded(SessionEnded)
+    case clockProbe(ClockProbe)
+    case connectionQuality(ConnectionQuality)
 
     public var type: String {
         switch self {
@@ -61,6 +63,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .sfxPlay: "SFX_PLAY"
         case .uiEffectTrigger: "UI_EFFECT_TRIGGER"
         case .sessionEnded: "SESSION_ENDED"
+        case .clockProbe: "CLOCK_PROBE"
+        case .connectionQuality: "CONNECTION_QUALITY"
         }
     }
 
@@ -95,6 +99,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .sfxPlay(let payload): payload
         case .uiEffectTrigger(let payload): payload
         case .sessionEnded(let payload): payload
+        case .clockProbe(let payload): payload
+        case .connectionQuality(let payload): payload
         }
     }
 
@@ -130,6 +136,8 @@ public enum ServerEvent: Sendable, Equatable {
         case "SFX_PLAY": self = .sfxPlay(try payload(SfxPlay.self))
         case "UI_EFFECT_TRIGGER": self = .uiEffectTrigger(try payload(UIEffectTrigger.self))
         case "SESSION_ENDED": self = .sessionEnded(try payload(SessionEnded.self))
+        case "CLOCK_PROBE": self = .clockProbe(try payload(ClockProbe.self))
+        case "CONNECTION_QUALITY": self = .connectionQuality(try payload(ConnectionQuality.self))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown server message type \(type)")

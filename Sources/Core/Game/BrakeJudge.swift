@@ -1,0 +1,119 @@
+/// What the box knows of one connection's clock and link, from its echoes of `CLOCK_PROBE`
+/// (docs/protocol.md, "The fair brake").
+///
+/// Each echo gives a round trip and an offset sample: the client read its clock somewhere between
+/// the probe leaving and the echo arriving, taken as the middle. A sample is off by half the
+/// difference between its two one-way delays, so the samples with the lowest round trips (the
+/// least queueing, the least room for asymmetry) are the ones to believe: the estimate is the
+/// offset of the lowest round trip among the recent samples, as NTP's clock filter does. Keeping
+/// only recent samples follows a clock that drifts and a link that changes.
+public struct ClockEstimate: Sendable, Equatable {
+    public struct Sample: Sendable, Equatable {
+        public let sentAt: ServerTime
+        public let receivedAt: ServerTime
+        public let clientTimeMs: Int64
+
+        public init(sentAt: ServerTime, receivedAt: ServerTime, clientTimeMs: Int64) {
+            self.sentAt = sentAt
+            self.receivedAt = receivedAt
+            self.clientTimeMs = clientTimeMs
+        }
+
+        public var roundTripMs: Int64 { receivedAt - sentAt }
+        /// The client's clock minus the box's, were both trips equally long.
+        public var offsetMs: Int64 { clientTimeMs - (sentAt + receivedAt) / 2 }
+    }
+
+    /// Samples kept: at one probe every 2 s, the last 32 seconds.
+    public static let kept = 16
+    /// Echoes needed before pulls are judged by their press time.
+    public static let usableAfter = 3
+
+    public private(set) var samples: [Sample] = []
+
+    public init() {}
+
+    public mutating func add(_ sample: Sample) {
+        guard sample.roundTripMs >= 0 else { return }
+        samples.append(sample)
+        if samples.count > Self.kept { samples.removeFirst(samples.count - Self.kept) }
+    }
+
+    public var isUsable: Bool { samples.count >= Self.usableAfter }
+
+    private var best: Sample? { samples.min { $0.roundTripMs < $1.roundTripMs } }
+
+    /// The client's clock minus the box's.
+    public var offsetMs: Int64? { isUsable ? best?.offsetMs : nil }
+
+    /// The one-way delay when the link is quickest: half the lowest round trip.
+    public var oneWayMs: Int64 { (best?.roundTripMs ?? 0) / 2 }
+
+    /// How much longer than `oneWayMs` one way may take: half the spread of the recent round trips
+    /// (from the lowest to the second highest, so one stalled echo does not count).
+    public var jitterMs: Int64 {
+        let trips = samples.map(\.roundTripMs).sorted()
+        guard trips.count >= 2 else { return 0 }
+        let high = trips[trips.count >= 3 ? trips.count - 2 : trips.count - 1]
+        return (high - trips[0] + 1) / 2
+    }
+
+    /// The median round trip, for people to read.
+    public var medianRoundTripMs: Int64? {
+        let trips = samples.map(\.roundTripMs).sorted()
+        return trips.isEmpty ? nil : trips[trips.count / 2]
+    }
+}
+
+/// When a pull was pressed, on the box's clock, and what that allows.
+public struct PullTiming: Codable, Sendable, Equatable {
+    /// When the pull is judged pressed.
+    public let judgedAt: ServerTime
+    /// How long the connection's messages take to reach it: the level it showed at `judgedAt` is
+    /// the one the box showed this long before.
+    public let screenDelayMs: Int64
+    /// How much earlier than its arrival a pull from any player in the session could still be judged:
+    /// how long the box waits for a pull in flight (`BrakeJudge.lookbackMs`, the most of any player's).
+    public let windowMs: Int64
+    /// The claimed press time was earlier than the connection allows, and was clamped.
+    public let clamped: Bool
+
+    public init(judgedAt: ServerTime, screenDelayMs: Int64, windowMs: Int64, clamped: Bool) {
+        self.judgedAt = judgedAt
+        self.screenDelayMs = screenDelayMs
+        self.windowMs = windowMs
+        self.clamped = clamped
+    }
+}
+
+/// The contract's rules for judging a pull by when it was pressed (CONTRACT 4.1).
+public enum BrakeJudge {
+    /// No pull is judged more than this before it arrived, and no level waits longer for pulls in flight.
+    public static let maxLookbackMs: Int64 = 150
+    /// Judged times this close go to the earlier arrival.
+    public static let tieMs: Int64 = 5
+    /// Added to a link's measured jitter: the margin for a trip a little slower than any measured.
+    public static let marginMs: Int64 = 5
+
+    /// How much earlier than its arrival a pull on this link may be judged: its one-way delay and
+    /// jitter plus a margin, at most `maxLookbackMs`; 0 without a usable estimate.
+    public static func lookbackMs(_ estimate: ClockEstimate) -> Int64 {
+        guard estimate.isUsable else { return 0 }
+        return min(maxLookbackMs, estimate.oneWayMs + estimate.jitterMs + marginMs)
+    }
+
+    /// The judged press time of a pull that arrived at `arrivedAt` saying it was pressed at
+    /// `atClientMs` on the client's clock. Never earlier than the link allows, never after its arrival.
+    public static func judge(
+        arrivedAt: ServerTime, atClientMs: Int64?, estimate: ClockEstimate, windowMs: Int64
+    ) -> PullTiming {
+        guard let atClientMs, let offset = estimate.offsetMs else {
+            return PullTiming(judgedAt: arrivedAt, screenDelayMs: 0, windowMs: windowMs, clamped: false)
+        }
+        let earliest = arrivedAt - lookbackMs(estimate)
+        let claimed = atClientMs - offset
+        return PullTiming(
+            judgedAt: min(arrivedAt, max(earliest, claimed)), screenDelayMs: estimate.oneWayMs, windowMs: windowMs,
+            clamped: claimed < earliest)
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+
+@testable import Core
+
+/// CONTRACT 4.1: pulls judged by when they were pressed, the arbitration window, the level a
+/// player's screen showed, and the clock estimate behind them.
+@Suite("Fair brake")
+struct FairBrakeTests {
+    private func clueTable(players: Int = 3) throws -> Table {
+        var table = try Table(players: players, settings: Fixture.settings { $0.introMs = 0 })
+        try table.start()
+        // A second into the 10-point clue, so that a pull judged a little earlier still falls in it.
+        table.advance(1_000)
+        return table
+    }
+
+    /// A pull that arrives now, judged pressed `earlierMs` before, on a link `screenDelayMs` away,
+    /// in a session whose slowest link could still be `windowMs` in flight.
+    private func pull(
+        _ table: inout Table, _ index: Int, earlierMs: Int64, screenDelayMs: Int64 = 0, windowMs: Int64 = 100,
+        levelPoints: Int? = nil
+    ) throws -> [Effect] {
+        let timing = PullTiming(
+            judgedAt: table.now - earlierMs, screenDelayMs: screenDelayMs, windowMs: windowMs, clamped: false)
+        return try table.player(index, .brakePull(levelPoints: levelPoints, timing: timing))
+    }
+
+    @Test("a lagged earlier press wins over an earlier arrival; the others are told they were beaten")
+    func laggedEarlierPressWins() throws {
+        var table = try clueTable()
+        let first = table.now
+        let version = table.game.version
+        let revision = table.game.revision
+        let waiting = try pull(&table, 0, earlierMs: 10)
+        #expect(waiting.isEmpty, "nobody hears of a pull while the window is open")
+        #expect(table.game.phase == .clueLevel && table.game.brake == nil)
+        #expect(table.game.version == version && table.game.revision == revision + 1, "saved, not shown")
+        #expect(table.game.nextDeadline == Deadline(timerId: Arbitration.timerId, at: first - 10 + 100))
+        table.advance(30)
+        try pull(&table, 1, earlierMs: 90)
+        // The best is now judged 60 ms before the first arrival: a pull still in flight could beat it
+        // until 100 ms after that.
+        #expect(table.game.nextDeadline == Deadline(timerId: Arbitration.timerId, at: first + 40))
+        let decided = try table.fireNextTimer()
+        #expect(table.now == first + 40)
+        #expect(table.game.brake?.ownerId == "p2" && table.game.phase == .pausedForBrake)
+        let accepted = decided.events(for: .tv).compactMap { event -> BrakeAccepted? in
+            if case .brakeAccepted(let accepted) = event { accepted } else { nil }
+        }
+        #expect(accepted.map(\.judgedAtServerMs) == [first - 60])
+        #expect(accepted.map(\.compensatedMs) == [90])
+        #expect(accepted.map(\.decidedAfterMs) == [40])
+        #expect(decided.events(for: .player, participant: "p1").contains(.brakeRejected(.init(reason: .beaten))))
+        #expect(!decided.events(for: .player, participant: "p2").contains(.brakeRejected(.init(reason: .beaten))))
+        #expect(!decided.events(for: .player, participant: "p3").contains(.brakeRejected(.init(reason: .beaten))))
+    }
+
+    @Test("the window closes at most 150 ms after the first arrival")
+    func windowIsBounded() throws {
+        var table = try clueTable()
+        let first = table.now
+        try pull(&table, 0, earlierMs: 0, windowMs: 400)
+        #expect(table.game.nextDeadline?.at == first + BrakeJudge.maxLookbackMs)
+    }
+
+    @Test("judged times within 5 ms go to the earlier arrival")
+    func ties() throws {
+        var table = try clueTable()
+        try pull(&table, 0, earlierMs: 20)
+        table.advance(10)
+        // Judged 4 ms earlier than the first, but within the tie margin: the first arrival keeps it.
+        try pull(&table, 1, earlierMs: 34)
+        try table.fireNextTimer()
+        #expect(table.game.brake?.ownerId == "p1")
+        // A clear 6 ms earlier does win.
+        var other = try clueTable()
+        try pull(&other, 0, earlierMs: 20)
+        other.advance(10)
+        try pull(&other, 1, earlierMs: 36)
+        try other.fireNextTimer()
+        #expect(other.game.brake?.ownerId == "p2")
+    }
+
+    @Test("a v1 client without echoes is judged at its arrival, and with no window the first pull wins at once")
+    func v1Client() throws {
+        var table = try clueTable()
+        let effects = try table.player(1, .brakePull())
+        #expect(table.game.brake?.ownerId == "p2")
+        #expect(effects.eventTypes.contains("BRAKE_ACCEPTED"))
+        // In a session where others have estimates, its pull waits for theirs, judged at arrival.
+        var mixed = try clueTable()
+        try pull(&mixed, 0, earlierMs: 0, windowMs: 60)
+        mixed.advance(20)
+        try pull(&mixed, 1, earlierMs: 50, windowMs: 60)
+        try mixed.fireNextTimer()
+        #expect(mixed.game.brake?.ownerId == "p2", "pressed 30 ms before the v1 pull arrived")
+    }
+
+    @Test("a press made while the phone still showed clue 10 counts at 10 after the box moved to 8")
+    func boundaryPress() throws {
+        var table = try clueTable()
+        table.advance(5_000)
+        try table.host(.nextClue)
+        #expect(table.game.round?.levelPoints == 8)
+        table.advance(20)
+        // Pressed 5 ms after the change, on a phone 30 ms away: it still showed 10.
+        try pull(&table, 0, earlierMs: 15, screenDelayMs: 30, windowMs: 0)
+        #expect(table.game.brake?.levelPoints == 10)
+        #expect(table.game.round?.levelPoints == 8, "the clue on screen stays the one the room sees")
+        try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
+        #expect(table.game.round?.locks.map(\.levelPoints) == [10])
+        // Pressed after the phone showed 8: counts at 8.
+        var later = try clueTable()
+        later.advance(5_000)
+        try later.host(.nextClue)
+        later.advance(60)
+        try pull(&later, 0, earlierMs: 10, screenDelayMs: 30, windowMs: 0)
+        #expect(later.game.brake?.levelPoints == 8)
+    }
+
+    @Test("a claimed later clue is taken, an earlier one than the box can confirm is refused")
+    func claimedLevel() throws {
+        var table = try clueTable()
+        table.advance(5_000)
+        try table.host(.nextClue)
+        table.advance(20)
+        // The box judges 10, the phone says it showed 8: fewer points, taken.
+        try pull(&table, 0, earlierMs: 15, screenDelayMs: 30, windowMs: 0, levelPoints: 8)
+        #expect(table.game.brake?.levelPoints == 8)
+        // The box judges 8, the phone claims 10: refused.
+        var forged = try clueTable()
+        forged.advance(5_000)
+        try forged.host(.nextClue)
+        forged.advance(200)
+        let refused = try pull(&forged, 0, earlierMs: 10, screenDelayMs: 30, windowMs: 0, levelPoints: 10)
+        #expect(refused == [.send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p1"))])
+    }
+
+    @Test("a press judged during another player's brake, or before the clue, is refused")
+    func pressesOutsideAnOpenClue() throws {
+        var table = try clueTable()
+        table.advance(1_000)
+        try table.player(0, .brakePull())
+        table.advance(1_000)
+        try table.player(0, .brakeAnswer(answerText: "Nowhere"))
+        table.advance(20)
+        // Judged 40 ms ago: the phone showed the brake then.
+        let beaten = try pull(&table, 1, earlierMs: 40, windowMs: 0)
+        #expect(beaten == [.send(.brakeRejected(.init(reason: .beaten)), to: .participant("p2"))])
+        var early = try Table(settings: Fixture.settings { $0.introMs = 0 })
+        try early.start()
+        early.advance(10)
+        let tooEarly = try pull(&early, 1, earlierMs: 40, windowMs: 0)
+        #expect(tooEarly == [.send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p2"))])
+    }
+
+    @Test("a command that moves the game on decides the window first")
+    func settledBeforeMovingOn() throws {
+        var table = try clueTable()
+        try pull(&table, 2, earlierMs: 0)
+        table.advance(10)
+        let effects = try table.host(.pause)
+        #expect(effects.eventTypes.contains("BRAKE_ACCEPTED"))
+        #expect(table.game.brake?.ownerId == "p3" && table.game.pausedSince != nil)
+        #expect(table.game.arbitration == nil)
+    }
+
+    @Test("the clue's countdown stops at the first pull and stays stopped for the brake")
+    func clueTimerHeld() throws {
+        var table = try Table(
+            settings: Fixture.settings {
+                $0.introMs = 0; $0.autoAdvance = true
+            })
+        try table.start()
+        let clue = try #require(table.game.timers.first { $0.purpose == .clue })
+        table.advance(1_000)
+        // (Judged at its arrival, a second into the clue.)
+        try pull(&table, 0, earlierMs: 0)
+        #expect(table.game.nextDeadline?.timerId == Arbitration.timerId)
+        try table.fireNextTimer()
+        #expect(table.game.timers.first { $0.id == clue.id }?.remaining(at: table.now) == clue.durationMs - 1_000)
+    }
+
+    @Test("the same log replays to the same decision")
+    func replay() throws {
+        var table = try clueTable()
+        let start = table.now
+        var log: [(Command, Issuer, ServerTime)] = []
+        func record(_ command: Command, _ by: Issuer) throws {
+            _ = try table.game.apply(command, by: by, now: table.now)
+            log.append((command, by, table.now))
+        }
+        let timing = { (earlier: Int64) in
+            PullTiming(judgedAt: table.now - earlier, screenDelayMs: 10, windowMs: 80, clamped: false)
+        }
+        try record(.brakePull(timing: timing(5)), .participant("p1"))
+        table.advance(25)
+        try record(.brakePull(timing: timing(70)), .participant("p3"))
+        let deadline = try #require(table.game.nextDeadline)
+        table.now = deadline.at
+        try record(.timerFired(timerId: deadline.timerId), .box)
+        // Through the log's encoding, as the box stores it.
+        var replayed = try clueTable()
+        #expect(replayed.now == start)
+        #expect(table.game.brake?.ownerId == "p3")
+        for (command, by, at) in log {
+            let stored = try JSONDecoder().decode(Command.self, from: JSONEncoder().encode(command))
+            _ = try replayed.game.apply(stored, by: by, now: at)
+        }
+        #expect(replayed.game == table.game)
+        #expect(replayed.game.brake?.ownerId == "p3")
+    }
+
+    @Test("a brake that ran out bars its owner from that clue only")
+    func lapsedPerClue() throws {
+        var table = try clueTable()
+        try table.player(0, .brakePull())
+        try table.fireNextTimer()
+        table.advance(2_000)
+        #expect(
+            try table.player(0, .brakePull()) == [
+                .send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p1"))
+            ])
+        table.advance(2_000)
+        try table.host(.nextClue)
+        try table.player(0, .brakePull())
+        #expect(table.game.brake?.ownerId == "p1")
+    }
+}
+
+@Suite("Clock estimate and judge")
+struct BrakeJudgeTests {
+    /// Echoes of a phone whose clock is `offset` ahead, `up`/`down` ms away, with extra delays.
+    private func estimate(offset: Int64, up: Int64, down: Int64, extra: [(Int64, Int64)]) -> ClockEstimate {
+        var estimate = ClockEstimate()
+        var sent: ServerTime = 1_000_000
+        for (upExtra, downExtra) in extra {
+            let client = sent + down + downExtra + offset
+            estimate.add(.init(sentAt: sent, receivedAt: sent + down + downExtra + up + upExtra, clientTimeMs: client))
+            sent += 2_000
+        }
+        return estimate
+    }
+
+    @Test("the offset comes from the lowest round trip; one-way delay and jitter from the spread")
+    func filter() {
+        let clock = estimate(offset: 123_456, up: 40, down: 40, extra: [(30, 0), (0, 0), (12, 8), (0, 25), (5, 5)])
+        #expect(clock.isUsable)
+        #expect(clock.offsetMs == 123_456)
+        #expect(clock.oneWayMs == 40)
+        #expect(clock.jitterMs == 13)
+        #expect(clock.medianRoundTripMs == 100)
+        #expect(!estimate(offset: 0, up: 5, down: 5, extra: [(0, 0), (0, 0)]).isUsable, "two echoes are not enough")
+    }
+
+    @Test("a sample is off by half the difference of its two one-way delays")
+    func asymmetry() {
+        let clock = estimate(offset: 0, up: 90, down: 10, extra: [(0, 0), (0, 0), (0, 0)])
+        #expect(clock.offsetMs == -40)
+    }
+
+    @Test("only the recent samples count")
+    func recentOnly() {
+        var clock = estimate(offset: 0, up: 2, down: 2, extra: [(0, 0)])
+        let slow = estimate(offset: 500, up: 60, down: 60, extra: Array(repeating: (0, 0), count: ClockEstimate.kept))
+        for sample in slow.samples { clock.add(sample) }
+        #expect(clock.offsetMs == 500 && clock.oneWayMs == 60)
+    }
+
+    @Test(
+        "a press is judged on the box's clock; a forged early claim is clamped; no claim or no estimate is the arrival")
+    func judge() {
+        let clock = estimate(offset: 5_000, up: 50, down: 50, extra: [(0, 0), (10, 10), (4, 4)])
+        let lookback = BrakeJudge.lookbackMs(clock)
+        // Round trips 100, 108 and 120: the highest is left out of the spread.
+        #expect(clock.jitterMs == 4)
+        #expect(lookback == 50 + 4 + BrakeJudge.marginMs)
+        let honest = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 15_000, estimate: clock, windowMs: 70)
+        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 50, windowMs: 70, clamped: false))
+        let forged = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 14_000, estimate: clock, windowMs: 70)
+        #expect(forged.judgedAt == 10_050 - lookback && forged.clamped)
+        let future = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 16_000, estimate: clock, windowMs: 70)
+        #expect(future.judgedAt == 10_050 && !future.clamped)
+        #expect(BrakeJudge.judge(arrivedAt: 10_050, atClientMs: nil, estimate: clock, windowMs: 0).judgedAt == 10_050)
+        #expect(
+            BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 15_000, estimate: ClockEstimate(), windowMs: 0).judgedAt
+                == 10_050)
+        let far = estimate(offset: 0, up: 400, down: 400, extra: [(0, 0), (0, 0), (0, 0)])
+        #expect(BrakeJudge.lookbackMs(far) == BrakeJudge.maxLookbackMs)
+    }
+}
