@@ -19,6 +19,7 @@ struct Heard: Decodable, Sendable {
         var levelIndex: Int?
         var levelPoints: Int?
         var code: String?
+        var probeId: Int?
     }
 
     /// The events that go to every seat of a table during a game, in the same order for everyone:
@@ -62,6 +63,8 @@ extension Heard {
             case "FOLLOWUP_PRESENT":
                 payload.index = Self.number(after: #""index":"#, in: bytes, from: payloadStart).map(Int.init)
             case "ERROR": payload.code = Self.string(after: #""code":""#, in: bytes, from: payloadStart)
+            case "CLOCK_PROBE":
+                payload.probeId = Self.number(after: #""probeId":"#, in: bytes, from: payloadStart).map(Int.init)
             default: break
             }
             return Heard(type: type, serverTimeMs: stamp, payload: payload)

@@ -75,6 +75,9 @@ func inWaves<Item: Sendable, Result: Sendable>(
 }
 
 extension Scenario {
+    /// Messages to one connection only, sent straight to its socket: left out of the fan-out figure.
+    static let notFannedOut: Set<String> = ["PONG", "ERROR", "CLOCK_PROBE", "CONNECTION_QUALITY"]
+
     func run(
         on contender: Contender, launch: RunningServer.Launch, log: @Sendable (String) -> Void
     ) async throws
@@ -162,7 +165,8 @@ extension Scenario {
         }
         // The fan-out: every event and snapshot heard (WELCOME aside), the presence updates while a
         // table's seats connect included.
-        for (type, samples) in byType where type != "PONG" && type != "ERROR" { all += samples }
+        // Answers and probes go to one connection each, straight to its socket: not a fan-out.
+        for (type, samples) in byType where !Self.notFannedOut.contains(type) { all += samples }
         let tallies = tables.map { $0.tally() }
 
         func cpuPercent(_ from: ProcessGauge.Reading?, _ to: ProcessGauge.Reading?) -> Double {

@@ -192,6 +192,10 @@ final class Seat: Sendable {
         case "WELCOME":
             stopWelcomeTimeout()
             welcome.yield()
+        case "CLOCK_PROBE" where role == .player:
+            // Answered at once, from the clock that stamps the pulls, as the player page does.
+            guard let probeId = heard.payload?.probeId else { break }
+            send(.clockEcho(.init(probeId: probeId, clientTimeMs: Int64(WallClock.nowMs()))))
         case "STATE_SNAPSHOT", "STATE_PATCH": if role == .host { changed.yield() }
         case "CLUE_PRESENT" where role == .player:
             if table.shouldPull(playerId, levelIndex: heard.payload?.levelIndex ?? 0) {

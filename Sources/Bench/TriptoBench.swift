@@ -1,5 +1,6 @@
 import ArgumentParser
 import CTriptoSystem
+import Core
 import Foundation
 
 /// `tripto-bench`: plays scripted games on the release `tripto serve` and on the Python broadcast
@@ -135,10 +136,15 @@ struct TriptoBench: AsyncParsableCommand {
             }
         }
 
+        // The fair brake's lab: simulated links, the box's own judge; a fixed seed, so runs compare.
+        var lab = BrakeLab(seed: 2026)
+        let fairness = lab.run(contests: 600, levelPresses: 400)
+
         let stamp = ISO8601DateFormatter().string(from: Date())
         let report = Report(
             date: stamp, revision: revision, disabled: disabled,
-            machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes)
+            machine: Machine.describe(build: build, busyBeforePercent: busyBefore), outcomes: outcomes,
+            fairness: fairness)
         let day = String(stamp.prefix(10))
         let size = sessions > 0 ? "\(sessions)x\(players)" : "crowd\(crowd)"
         // In the file name, a character other than a letter, a digit, '.', '_' or '-' (a tag's '/') is a '-'.

@@ -277,7 +277,8 @@ struct BrakeJudgeTests {
         #expect(clock.jitterMs == 4)
         #expect(lookback == 50 + 4 + BrakeJudge.marginMs)
         let honest = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 15_000, estimate: clock, windowMs: 70)
-        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 50, windowMs: 70, clamped: false))
+        // The level its screen showed is looked up the typical trip before: the quickest plus half the jitter.
+        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 52, windowMs: 70, clamped: false))
         let forged = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 14_000, estimate: clock, windowMs: 70)
         #expect(forged.judgedAt == 10_050 - lookback && forged.clamped)
         let future = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 16_000, estimate: clock, windowMs: 70)
@@ -288,5 +289,46 @@ struct BrakeJudgeTests {
                 == 10_050)
         let far = estimate(offset: 0, up: 400, down: 400, extra: [(0, 0), (0, 0), (0, 0)])
         #expect(BrakeJudge.lookbackMs(far) == BrakeJudge.maxLookbackMs)
+    }
+}
+
+@Suite("Fair brake, over random delays")
+struct BrakeLabTests {
+    @Test("over 500 contested pulls on 2–150 ms links: the true first press wins, forged claims are clamped")
+    func lab() {
+        var lab = BrakeLab(seed: 2026)
+        let report = lab.run(contests: 500, levelPresses: 300)
+        #expect(report.clearWinner.contests + report.closeWinner.contests >= 450)
+        #expect(report.clearWinner.compensatedShare >= 0.99, "\(report.clearWinner)")
+        #expect(report.clearWinner.byArrivalShare < report.clearWinner.compensatedShare - 0.1, "\(report.clearWinner)")
+        #expect(report.forged > 0 && report.forgedClamped == report.forged)
+        #expect(report.level.compensatedShare > report.level.byArrivalShare, "\(report.level)")
+        #expect(report.decidedAfterMs.allSatisfy { $0 <= BrakeJudge.maxLookbackMs })
+        print(
+            "lab: \(report.clearWinner) \(report.closeWinner) level \(report.level) forged \(report.forged) "
+                + "won unfairly \(report.forgedWonUnfairly)")
+    }
+
+    @Test("the judge never places a press before the link allows or after its arrival", arguments: 0..<8)
+    func bounds(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<2_000 {
+            var estimate = ClockEstimate()
+            let offset = Int64.random(in: -10_000_000...10_000_000, using: &random)
+            var sent: ServerTime = 5_000_000
+            for _ in 0..<Int.random(in: 0...20, using: &random) {
+                let down = Int64.random(in: 1...400, using: &random)
+                let up = Int64.random(in: 1...400, using: &random)
+                estimate.add(.init(sentAt: sent, receivedAt: sent + down + up, clientTimeMs: sent + down + offset))
+                sent += 2_000
+            }
+            let arrival = sent + Int64.random(in: 0...1_000, using: &random)
+            let claim = Int64.random(in: -5_000...5_000, using: &random) + arrival + offset
+            let timing = BrakeJudge.judge(arrivedAt: arrival, atClientMs: claim, estimate: estimate, windowMs: 0)
+            #expect(timing.judgedAt <= arrival)
+            #expect(timing.judgedAt >= arrival - BrakeJudge.lookbackMs(estimate))
+            #expect(arrival - timing.judgedAt <= BrakeJudge.maxLookbackMs)
+            if !estimate.isUsable { #expect(timing.judgedAt == arrival) }
+        }
     }
 }

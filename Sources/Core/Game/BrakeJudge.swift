@@ -58,6 +58,10 @@ public struct ClockEstimate: Sendable, Equatable {
         return (high - trips[0] + 1) / 2
     }
 
+    /// What a message typically takes to reach the client: the quickest trip plus half the jitter.
+    /// The level a pull's screen showed is looked up this long before its judged time.
+    public var typicalOneWayMs: Int64 { oneWayMs + jitterMs / 2 }
+
     /// The median round trip, for people to read.
     public var medianRoundTripMs: Int64? {
         let trips = samples.map(\.roundTripMs).sorted()
@@ -113,7 +117,7 @@ public enum BrakeJudge {
         let earliest = arrivedAt - lookbackMs(estimate)
         let claimed = atClientMs - offset
         return PullTiming(
-            judgedAt: min(arrivedAt, max(earliest, claimed)), screenDelayMs: estimate.oneWayMs, windowMs: windowMs,
-            clamped: claimed < earliest)
+            judgedAt: min(arrivedAt, max(earliest, claimed)), screenDelayMs: estimate.typicalOneWayMs,
+            windowMs: windowMs, clamped: claimed < earliest)
     }
 }

@@ -23,7 +23,11 @@ final class TestSocket: Sendable {
     private let run: Task<(code: Int, reason: String?)?, Never>
 
     /// Connects with `token` in an Authorization header (or none, for HELLO or refusal tests).
-    init(url: String, token: String?, query: String = "") {
+    /// `observe` sees every text as it arrives, before it is kept (`LaggedPhone`).
+    init(
+        url: String, token: String?, query: String = "",
+        observe: (@Sendable (String, ContinuousClock.Instant) -> Void)? = nil
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
         outbox = continuation
         let inbox = self.inbox
@@ -56,7 +60,11 @@ final class TestSocket: Sendable {
                             }
                         }
                         for try await message in inbound.messages(maxSize: 1 << 22) {
-                            if case .text(let text) = message { await inbox.append(text, at: .now) }
+                            if case .text(let text) = message {
+                                let arrival = ContinuousClock.now
+                                observe?(text, arrival)
+                                await inbox.append(text, at: arrival)
+                            }
                         }
                         continuation.finish()
                         group.cancelAll()

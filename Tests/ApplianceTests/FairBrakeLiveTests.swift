@@ -1,0 +1,130 @@
+import Core
+import Foundation
+import Testing
+
+/// CONTRACT 4.1 against a running box: phones on lagged, asymmetric, jittery links with clocks of
+/// their own (`LaggedPhone`), probed by the box, pulling the brake at known moments.
+@Suite("Fair brake, live", .serialized, .timeLimit(.minutes(5)))
+struct FairBrakeLiveTests {
+    let box: BoxProcess
+
+    init() async throws {
+        box = try BoxProcess()
+        try await box.start()
+    }
+
+    private static var settings: [String: Any] {
+        [
+            "introMs": 0, "destinationsCount": 1, "followupsPerDestination": 0, "brakeAnswerSeconds": 5,
+        ]
+    }
+
+    /// A session with a host and the given phones joined, each with an estimate (its first probes
+    /// echoed), at the 10-point clue.
+    private func table(_ links: [(String, LaggedPhone.Link)]) async throws -> (LiveTable, [LaggedPhone]) {
+        let table = try await LiveTable.open(box, settings: Self.settings, players: [], tv: false)
+        var phones: [LaggedPhone] = []
+        for (index, (name, link)) in links.enumerated() {
+            let joined = try await table.http.post(
+                "/v1/sessions/\(table.sessionId)/join", ["name": name, "joinToken": table.joinToken])
+            #expect(joined.status == 201)
+            let phone = LaggedPhone(
+                id: joined.string("playerId"), token: joined.string("playerAuthToken"), url: box.webSocketURL,
+                link: link, offsetMs: Int64(index + 1) * -7_654_321)
+            try await phone.socket.expect("WELCOME")
+            phones.append(phone)
+        }
+        // Three echoes make an estimate: the first probes come 150 ms apart; the host hears it.
+        try await table.host.expect("CONNECTION_QUALITY", timeout: .seconds(12)) { message in
+            guard case .connectionQuality(let quality) = message.event else { return false }
+            return quality.players.count == links.count && quality.players.allSatisfy(\.clockOk)
+        }
+        table.host.send(.hostStartGame)
+        for phone in phones { try await phone.socket.expect("CLUE_PRESENT") }
+        // The phones' screens show the clue only once it has come down their links.
+        try await Task.sleep(for: .milliseconds(400))
+        return (table, phones)
+    }
+
+    private func accepted(_ table: LiveTable) async throws -> BrakeAccepted {
+        let message = try await table.host.expect("BRAKE_ACCEPTED")
+        guard case .brakeAccepted(let accepted) = message.event else { throw HarnessError.unexpected("not a brake") }
+        return accepted
+    }
+
+    @Test("a press 50 ms earlier on a slow, asymmetric link beats a later press that arrives first")
+    func laggedEarlierPressWins() async throws {
+        // Bo's link: 110 ms up, 70 ms down (his clock estimate is 20 ms off for it), jitter 8 ms.
+        let (table, phones) = try await table([
+            ("Bo", .init(upMs: 110, downMs: 70, jitterMs: 8)), ("Ada", .init(upMs: 8, downMs: 8, jitterMs: 2)),
+        ])
+        let (bo, ada) = (phones[0], phones[1])
+        bo.pressBrake()
+        try await Task.sleep(for: .milliseconds(50))
+        ada.pressBrake()
+        let brake = try await accepted(table)
+        #expect(brake.brakeOwnerPlayerId == bo.id, "Ada's pull arrived about 50 ms before Bo's")
+        #expect((brake.compensatedMs ?? 0) > 60, "\(brake)")
+        #expect((brake.decidedAfterMs ?? 999) <= BrakeJudge.maxLookbackMs)
+        try await ada.socket.expect("BRAKE_REJECTED") { $0.payloadObject["reason"] as? String == "beaten" }
+    }
+
+    @Test("a forged early claim is clamped and loses to the earlier honest press")
+    func forgedClaimLoses() async throws {
+        let (table, phones) = try await table([
+            ("Honest", .init(upMs: 80, downMs: 80, jitterMs: 5)), ("Forger", .init(upMs: 5, downMs: 5)),
+        ])
+        let (honest, forger) = (phones[0], phones[1])
+        honest.pressBrake()
+        try await Task.sleep(for: .milliseconds(30))
+        forger.pressBrake(claimingEarlierBy: 2_000)
+        let brake = try await accepted(table)
+        #expect(brake.brakeOwnerPlayerId == honest.id, "\(brake)")
+        try await forger.socket.expect("BRAKE_REJECTED") { $0.payloadObject["reason"] as? String == "beaten" }
+    }
+
+    @Test("a press made while the phone still showed clue 10 counts at 10 after the box moved to 8")
+    func boundaryPress() async throws {
+        let (table, phones) = try await table([("Far", .init(upMs: 90, downMs: 90, jitterMs: 4))])
+        let far = phones[0]
+        table.host.send(.hostNextClue)
+        try await table.host.expect("CLUE_PRESENT") { $0.payloadObject["levelPoints"] as? Int == 8 }
+        // The 8 is still on its way down Far's link: Far's screen shows 10.
+        far.pressBrake(levelPoints: 10)
+        let brake = try await accepted(table)
+        #expect(brake.brakeOwnerPlayerId == far.id && brake.levelPoints == 10, "\(brake)")
+        let snapshot = try await table.host.expectSnapshot { $0.phase == .pausedForBrake }
+        #expect(snapshot.clue?.levelPoints == 8 && snapshot.brake?.levelPoints == 10)
+    }
+
+    @Test("a v1 client that answers no probes is judged at its arrival")
+    func v1Client() async throws {
+        let table = try await LiveTable.open(box, settings: Self.settings, players: ["Old"], tv: false)
+        table.host.send(.hostStartGame)
+        let old = table.players[0].socket
+        try await old.expect("CLUE_PRESENT")
+        try await old.expect("CLOCK_PROBE")
+        old.send(.brakePull(.init()))
+        let brake = try await accepted(table)
+        #expect(brake.brakeOwnerPlayerId == table.players[0].id)
+        #expect(brake.compensatedMs == 0 && brake.decidedAfterMs == 0)
+    }
+
+    @Test("killed inside the window, the box decides the same way when it comes back")
+    func killedInTheWindow() async throws {
+        // The slow link keeps the window open for most of 150 ms after the fast phone's pull.
+        let (table, phones) = try await table([
+            ("Slow", .init(upMs: 140, downMs: 140)), ("Quick", .init(upMs: 3, downMs: 3)),
+        ])
+        let quick = phones[1]
+        quick.pressBrake()
+        // The pull reaches the box after 3 ms and is saved within a few more, while the window runs on:
+        // after the restart the box has only the saved pull and its timing to decide by.
+        try await Task.sleep(for: .milliseconds(40))
+        await box.kill()
+        try await box.start()
+        let host = TestSocket(url: box.webSocketURL, token: table.hostToken)
+        let snapshot = try await host.expectSnapshot { $0.phase == .pausedForBrake }
+        #expect(snapshot.brake?.brakeOwnerPlayerId == quick.id)
+    }
+}
