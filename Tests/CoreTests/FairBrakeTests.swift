@@ -294,10 +294,11 @@ struct BrakeJudgeTests {
 
 @Suite("Fair brake, over random delays")
 struct BrakeLabTests {
-    @Test("over 500 contested pulls on 2–150 ms links: the true first press wins, forged claims are clamped")
+    @Test("over 600 contested pulls on 2–150 ms links: the true first press wins, forged claims are clamped")
     func lab() {
+        // The run `make bench` reports (`TriptoBench`): the same seed and counts.
         var lab = BrakeLab(seed: 2026)
-        let report = lab.run(contests: 500, levelPresses: 300)
+        let report = lab.run(contests: 600, levelPresses: 400)
         #expect(report.clearWinner.contests + report.closeWinner.contests >= 450)
         #expect(report.clearWinner.compensatedShare >= 0.99, "\(report.clearWinner)")
         #expect(report.clearWinner.byArrivalShare < report.clearWinner.compensatedShare - 0.1, "\(report.clearWinner)")
@@ -306,7 +307,8 @@ struct BrakeLabTests {
         #expect(report.decidedAfterMs.allSatisfy { $0 <= BrakeJudge.maxLookbackMs })
         print(
             "lab: \(report.clearWinner) \(report.closeWinner) level \(report.level) forged \(report.forged) "
-                + "won unfairly \(report.forgedWonUnfairly)")
+                + "won unfairly \(report.forgedWonUnfairly) waits \(report.decidedAfterMs.min() ?? 0)-"
+                + "\(report.decidedAfterMs.max() ?? 0)")
     }
 
     @Test("the judge never places a press before the link allows or after its arrival", arguments: 0..<8)
