@@ -16,6 +16,9 @@ struct ClockProbes {
     struct Link {
         let participant: ParticipantID
         var estimate = ClockEstimate()
+        /// `BrakeJudge.lookbackMs` of the estimate, kept as it changes: a rush of pulls reads every
+        /// link's for each pull (`windowMs`).
+        var lookbackMs: Int64 = 0
         var sent = 0
         var nextAt: Int64
         /// Probes sent and not yet echoed: id → when.
@@ -50,7 +53,8 @@ struct ClockProbes {
             link.awaiting = link.awaiting.filter { now - $0.value <= Self.echoLimitMs }
             link.awaiting[lastProbeId] = now
             link.sent += 1
-            link.nextAt = now + (link.sent < Self.firstProbes ? Self.firstSpacingMs : Self.spacingMs)
+            // From when it was due, when taken early; from now, when late (no burst to catch up).
+            link.nextAt = max(link.nextAt, now) + (link.sent < Self.firstProbes ? Self.firstSpacingMs : Self.spacingMs)
             links[id] = link
             due.append((id, ClockProbe(probeId: lastProbeId, serverTimeMs: now)))
         }
@@ -64,6 +68,7 @@ struct ClockProbes {
         }
         if now - sentAt <= Self.echoLimitMs {
             link.estimate.add(.init(sentAt: sentAt, receivedAt: now, clientTimeMs: echo.clientTimeMs))
+            link.lookbackMs = BrakeJudge.lookbackMs(link.estimate)
         }
         links[connectionId] = link
     }
@@ -71,7 +76,7 @@ struct ClockProbes {
     func estimate(of connectionId: String) -> ClockEstimate { links[connectionId]?.estimate ?? ClockEstimate() }
 
     /// How long a level waits for pulls in flight: the longest lookback of any player's link.
-    var windowMs: Int64 { links.values.map { BrakeJudge.lookbackMs($0.estimate) }.max() ?? 0 }
+    var windowMs: Int64 { links.values.map(\.lookbackMs).max() ?? 0 }
 
     /// Each player's link, when CONNECTION_QUALITY is due (every `qualitySpacingMs`); of a player with
     /// several sockets, the one with the most echoes.

@@ -1,0 +1,74 @@
+import Core
+import Testing
+
+@testable import Appliance
+
+/// The probe schedule and the echoes a room keeps, without a room (CONTRACT 4.1).
+@Suite("clock probes")
+struct ClockProbesTests {
+    @Test("five probes 150 ms apart, then one every 2 s; each with its own id")
+    func schedule() {
+        var probes = ClockProbes()
+        probes.add("c1", participant: "p1", now: 1_000)
+        var sentAt: [Int64] = []
+        var ids: Set<Int> = []
+        var now: Int64 = 1_000
+        while now < 1_000 + 6_700 {
+            for (connection, probe) in probes.takeDue(now: now) {
+                #expect(connection == "c1" && probe.serverTimeMs == now)
+                sentAt.append(now)
+                ids.insert(probe.probeId)
+            }
+            now += 1
+        }
+        // Each is taken up to 5 ms early, with whatever else is due then; the schedule does not drift.
+        #expect(sentAt.map { $0 - 1_000 } == [0, 145, 295, 445, 595, 2_595, 4_595, 6_595])
+        #expect(ids.count == sentAt.count)
+        #expect(probes.nextDue(withQuality: false) == 1_000 + 6_600 + ClockProbes.spacingMs)
+    }
+
+    @Test("echoes of unknown probes, of another connection, or later than 2 s are ignored")
+    func echoes() {
+        var probes = ClockProbes()
+        probes.add("c1", participant: "p1", now: 0)
+        probes.add("c2", participant: "p2", now: 0)
+        let sent = Dictionary(uniqueKeysWithValues: probes.takeDue(now: 0).map { ($0.connectionId, $0.probe) })
+        let (first, second) = (sent["c1"]!, sent["c2"]!)
+        probes.echo(.init(probeId: 999, clientTimeMs: 5), on: "c1", now: 10)
+        probes.echo(.init(probeId: second.probeId, clientTimeMs: 5), on: "c1", now: 10)
+        #expect(probes.estimate(of: "c1").samples.isEmpty)
+        probes.echo(.init(probeId: second.probeId, clientTimeMs: 5), on: "c2", now: 2_001)
+        #expect(probes.estimate(of: "c2").samples.isEmpty, "later than 2 s")
+        probes.echo(.init(probeId: first.probeId, clientTimeMs: 505), on: "c1", now: 10)
+        #expect(probes.estimate(of: "c1").samples == [.init(sentAt: 0, receivedAt: 10, clientTimeMs: 505)])
+        probes.echo(.init(probeId: first.probeId, clientTimeMs: 505), on: "c1", now: 12)
+        #expect(probes.estimate(of: "c1").samples.count == 1, "an echo counts once")
+    }
+
+    @Test("the window is the longest lookback of any link; quality every 5 s with each player's link")
+    func windowAndQuality() {
+        var probes = ClockProbes()
+        probes.add("near", participant: "p1", now: 0)
+        probes.add("far", participant: "p2", now: 0)
+        #expect(probes.windowMs == 0)
+        #expect(probes.qualityIfDue(now: 0) == nil, "the first report waits 5 s")
+        var now: Int64 = 0
+        for _ in 0..<3 {
+            for (connection, probe) in probes.takeDue(now: now) {
+                let trip: Int64 = connection == "near" ? 10 : 120
+                probes.echo(.init(probeId: probe.probeId, clientTimeMs: 0), on: connection, now: now + trip)
+            }
+            now += 150
+        }
+        #expect(probes.windowMs == 60 + BrakeJudge.marginMs)
+        let quality = probes.qualityIfDue(now: 5_000)
+        #expect(
+            quality?.players == [
+                .init(playerId: "p1", rttMs: 10, jitterMs: 0, clockOk: true),
+                .init(playerId: "p2", rttMs: 120, jitterMs: 0, clockOk: true),
+            ])
+        #expect(probes.qualityIfDue(now: 6_000) == nil)
+        probes.remove("far")
+        #expect(probes.windowMs == 5 + BrakeJudge.marginMs)
+    }
+}
