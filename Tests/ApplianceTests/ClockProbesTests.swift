@@ -6,7 +6,7 @@ import Testing
 /// The probe schedule and the echoes a room keeps, without a room (CONTRACT 4.1).
 @Suite("clock probes")
 struct ClockProbesTests {
-    @Test("five probes 150 ms apart, then one every 2 s; each with its own id")
+    @Test("five probes 150 ms apart, then one every 2 s on a 250 ms grid; each with its own id")
     func schedule() {
         var probes = ClockProbes()
         probes.add("c1", participant: "p1", now: 1_000)
@@ -14,17 +14,20 @@ struct ClockProbesTests {
         var ids: Set<Int> = []
         var now: Int64 = 1_000
         while now < 1_000 + 6_700 {
-            for (connection, probe) in probes.takeDue(now: now) {
+            for (connection, probe, isFirst) in probes.takeDue(now: now) {
                 #expect(connection == "c1" && probe.serverTimeMs == now)
+                #expect(isFirst == sentAt.isEmpty)
                 sentAt.append(now)
                 ids.insert(probe.probeId)
             }
             now += 1
         }
-        // Each is taken up to 5 ms early, with whatever else is due then; the schedule does not drift.
-        #expect(sentAt.map { $0 - 1_000 } == [0, 145, 295, 445, 595, 2_595, 4_595, 6_595])
+        // Each is taken up to 5 ms early, with whatever else is due then; the schedule does not
+        // drift, and after the first five it keeps to the grid (3,750 is the first multiple of 250
+        // at least 2 s after 1,600).
+        #expect(sentAt == [1_000, 1_145, 1_295, 1_445, 1_595, 3_745, 5_745])
         #expect(ids.count == sentAt.count)
-        #expect(probes.nextDue(withQuality: false) == 1_000 + 6_600 + ClockProbes.spacingMs)
+        #expect(probes.nextDue(withQuality: false) == 7_750)
     }
 
     @Test("echoes of unknown probes, of another connection, or later than 2 s are ignored")
@@ -54,7 +57,7 @@ struct ClockProbesTests {
         #expect(probes.qualityIfDue(now: 0) == nil, "the first report waits 5 s")
         var now: Int64 = 0
         for _ in 0..<3 {
-            for (connection, probe) in probes.takeDue(now: now) {
+            for (connection, probe, _) in probes.takeDue(now: now) {
                 let trip: Int64 = connection == "near" ? 10 : 120
                 probes.echo(.init(probeId: probe.probeId, clientTimeMs: 0), on: connection, now: now + trip)
             }

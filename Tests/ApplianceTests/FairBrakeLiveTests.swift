@@ -76,7 +76,7 @@ struct FairBrakeLiveTests {
         ])
         let (honest, forger) = (phones[0], phones[1])
         honest.pressBrake()
-        try await Task.sleep(for: .milliseconds(30))
+        try await Task.sleep(for: .milliseconds(60))
         forger.pressBrake(claimingEarlierBy: 2_000)
         let brake = try await accepted(table)
         #expect(brake.brakeOwnerPlayerId == honest.id, "\(brake)")
@@ -97,34 +97,61 @@ struct FairBrakeLiveTests {
         #expect(snapshot.clue?.levelPoints == 8 && snapshot.brake?.levelPoints == 10)
     }
 
-    @Test("a v1 client that answers no probes is judged at its arrival")
+    @Test("a v1 client that answers no probes is judged at its arrival, and waits for the others' window")
     func v1Client() async throws {
-        let table = try await LiveTable.open(box, settings: Self.settings, players: ["Old"], tv: false)
-        table.host.send(.hostStartGame)
-        let old = table.players[0].socket
-        try await old.expect("CLUE_PRESENT")
-        try await old.expect("CLOCK_PROBE")
-        old.send(.brakePull(.init()))
+        let (table, phones) = try await table([("New", .init(upMs: 30, downMs: 30))])
+        var seated = table
+        try await seated.addPlayer("Old")
+        let old = try #require(seated.players.last)
+        try await old.socket.expect("CLOCK_PROBE")
+        old.socket.send(.brakePull(.init()))
         let brake = try await accepted(table)
-        #expect(brake.brakeOwnerPlayerId == table.players[0].id)
-        #expect(brake.compensatedMs == 0 && brake.decidedAfterMs == 0)
+        #expect(brake.brakeOwnerPlayerId == old.id)
+        #expect(brake.compensatedMs == 0, "judged at its arrival")
+        #expect((brake.decidedAfterMs ?? 0) >= 30, "the new phone's pull could still have been on its way: \(brake)")
+        _ = phones
+    }
+
+    @Test("echoes and pulls with times no clock gives are survived, and the box stays healthy")
+    func hostileTimes() async throws {
+        let table = try await LiveTable.open(box, settings: Self.settings, players: ["Odd"], tv: false)
+        let odd = table.players[0].socket
+        for time in [Int64.min, Int64.max, Int64.min + 1, 0] {
+            let probe = try await odd.expect("CLOCK_PROBE")
+            guard case .clockProbe(let payload) = probe.event else { continue }
+            odd.send(.clockEcho(.init(probeId: payload.probeId, clientTimeMs: time)))
+        }
+        table.host.send(.hostStartGame)
+        try await odd.expect("CLUE_PRESENT")
+        odd.send(.brakePull(.init(atClientMs: Int64.min)))
+        _ = try await accepted(table)
+        let health = try await table.http.get("/healthz")
+        #expect(health.status == 200 && health.string("status") == "ok")
     }
 
     @Test("killed inside the window, the box decides the same way when it comes back")
     func killedInTheWindow() async throws {
-        // The slow link keeps the window open for most of 150 ms after the fast phone's pull.
+        // Far's 150 ms link keeps every window open 150 ms past the best judged press. Slow presses
+        // first; Quick, 40 ms later, arrives first (at 43 ms); Slow's pull arrives at 60 ms and is
+        // saved, judged at 0: the box would decide at 150 ms, and is killed at about 105.
         let (table, phones) = try await table([
-            ("Slow", .init(upMs: 140, downMs: 140)), ("Quick", .init(upMs: 3, downMs: 3)),
+            ("Far", .init(upMs: 150, downMs: 150)), ("Slow", .init(upMs: 60, downMs: 60)),
+            ("Quick", .init(upMs: 3, downMs: 3)),
         ])
-        let quick = phones[1]
+        let (slow, quick) = (phones[1], phones[2])
+        let start = ContinuousClock.now
+        slow.pressBrake()
+        try await Task.sleep(until: start + .milliseconds(40))
         quick.pressBrake()
-        // The pull reaches the box after 3 ms and is saved within a few more, while the window runs on:
-        // after the restart the box has only the saved pull and its timing to decide by.
-        try await Task.sleep(for: .milliseconds(40))
+        try await Task.sleep(until: start + .milliseconds(105))
         await box.kill()
+        let heard = await table.host.allTexts().contains { $0.contains(#""type":"BRAKE_ACCEPTED""#) }
+        #expect(!heard, "the box decided before it was killed: this run did not test the window")
         try await box.start()
+        // After the restart the box has only the saved pulls and their timing to decide by.
         let host = TestSocket(url: box.webSocketURL, token: table.hostToken)
         let snapshot = try await host.expectSnapshot { $0.phase == .pausedForBrake }
-        #expect(snapshot.brake?.brakeOwnerPlayerId == quick.id)
+        #expect(
+            snapshot.brake?.brakeOwnerPlayerId == slow.id, "\(String(describing: snapshot.brake)), quick: \(quick.id)")
     }
 }

@@ -17,12 +17,16 @@ struct FairBrakeTests {
 
     /// A pull that arrives now, judged pressed `earlierMs` before, on a link `screenDelayMs` away,
     /// in a session whose slowest link could still be `windowMs` in flight.
+    /// A pull that arrives now, judged pressed `earlierMs` before, on a link `screenDelayMs` away
+    /// (`lookbackMs` at the most), in a session whose slowest link could still be `windowMs` in flight.
+    @discardableResult
     private func pull(
-        _ table: inout Table, _ index: Int, earlierMs: Int64, screenDelayMs: Int64 = 0, windowMs: Int64 = 100,
-        levelPoints: Int? = nil
+        _ table: inout Table, _ index: Int, earlierMs: Int64, screenDelayMs: Int64 = 0, lookbackMs: Int64? = nil,
+        windowMs: Int64 = 100, levelPoints: Int? = nil
     ) throws -> [Effect] {
         let timing = PullTiming(
-            judgedAt: table.now - earlierMs, screenDelayMs: screenDelayMs, windowMs: windowMs, clamped: false)
+            judgedAt: table.now - earlierMs, screenDelayMs: screenDelayMs,
+            lookbackMs: lookbackMs ?? (screenDelayMs > 0 ? screenDelayMs + 20 : 0), windowMs: windowMs, clamped: false)
         return try table.player(index, .brakePull(levelPoints: levelPoints, timing: timing))
     }
 
@@ -119,22 +123,110 @@ struct FairBrakeTests {
         #expect(later.game.brake?.levelPoints == 8)
     }
 
-    @Test("a claimed later clue is taken, an earlier one than the box can confirm is refused")
+    @Test("a claimed clue: a later one is taken, an earlier one if the screen could still show it, else the judged one")
     func claimedLevel() throws {
+        func changed() throws -> Table {
+            var table = try clueTable()
+            table.advance(5_000)
+            try table.host(.nextClue)
+            return table
+        }
+        // Judged 10 (pressed 5 ms after the change on a 30 ms link), the phone says 8: fewer points, taken.
+        var later = try changed()
+        later.advance(20)
+        try pull(&later, 0, earlierMs: 15, screenDelayMs: 30, windowMs: 0, levelPoints: 8)
+        #expect(later.game.brake?.levelPoints == 8)
+        // Judged 8 with the typical delay, the phone says 10: its 8 may have come down slower (50 ms
+        // at the most), so 10 it is.
+        var slower = try changed()
+        slower.advance(70)
+        try pull(&slower, 0, earlierMs: 30, screenDelayMs: 30, lookbackMs: 50, windowMs: 0, levelPoints: 10)
+        #expect(slower.game.brake?.levelPoints == 10)
+        // Claimed 10 long after the 8 could have reached it: counted at 8, not refused.
+        var forged = try changed()
+        forged.advance(300)
+        try pull(&forged, 0, earlierMs: 10, screenDelayMs: 30, lookbackMs: 50, windowMs: 0, levelPoints: 10)
+        #expect(forged.game.brake?.levelPoints == 8)
+        // Judged at its arrival, a claim of a clue that has gone is refused, as in v1.
+        var v1 = try changed()
+        v1.advance(300)
+        let refused = try v1.player(0, .brakePull(levelPoints: 10))
+        #expect(refused == [.send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p1"))])
+    }
+
+    @Test("after a brake won on clue 10 while the room saw 8, the answer opens 8 again in full")
+    func crossLevelContinues() throws {
         var table = try clueTable()
         table.advance(5_000)
         try table.host(.nextClue)
         table.advance(20)
-        // The box judges 10, the phone says it showed 8: fewer points, taken.
-        try pull(&table, 0, earlierMs: 15, screenDelayMs: 30, windowMs: 0, levelPoints: 8)
-        #expect(table.game.brake?.levelPoints == 8)
-        // The box judges 8, the phone claims 10: refused.
-        var forged = try clueTable()
-        forged.advance(5_000)
-        try forged.host(.nextClue)
-        forged.advance(200)
-        let refused = try pull(&forged, 0, earlierMs: 10, screenDelayMs: 30, windowMs: 0, levelPoints: 10)
-        #expect(refused == [.send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p1"))])
+        try pull(&table, 0, earlierMs: 15, screenDelayMs: 30, windowMs: 0)
+        #expect(table.game.brake?.levelPoints == 10 && table.game.brake?.levelIndex == 0)
+        let effects = try table.player(0, .brakeAnswer(answerText: "Zdestname1"))
+        #expect(
+            effects.events(for: .tv).contains {
+                if case .cluePresent(let clue) = $0 { clue.levelPoints == 8 } else { false }
+            })
+        #expect(table.game.round?.levelPoints == 8 && table.game.phase == .clueLevel)
+        // A brake on 10 that runs out bars its owner from 10, not from the 8 on screen.
+        var lapsed = try clueTable()
+        lapsed.advance(5_000)
+        try lapsed.host(.nextClue)
+        lapsed.advance(20)
+        try pull(&lapsed, 1, earlierMs: 15, screenDelayMs: 30, windowMs: 0)
+        try lapsed.fireNextTimer()
+        #expect(lapsed.game.round?.lapsedBrakes["p2"] == 0)
+        lapsed.advance(2_000)
+        try lapsed.player(1, .brakePull())
+        #expect(lapsed.game.brake?.ownerId == "p2" && lapsed.game.brake?.levelPoints == 8)
+    }
+
+    @Test("a candidate who leaves or is kicked takes their pull out; the window goes on for the others")
+    func candidateLeaves() throws {
+        var table = try clueTable()
+        try pull(&table, 0, earlierMs: 60)
+        table.advance(10)
+        try pull(&table, 1, earlierMs: 5)
+        try table.player(0, .leave)
+        #expect(table.game.arbitration?.pulls.map(\.playerId) == ["p2"])
+        try table.fireNextTimer()
+        #expect(table.game.brake?.ownerId == "p2")
+        // The only candidate kicked: no brake, and the clue's countdown runs on with what it had left.
+        var kicked = try Table(
+            settings: Fixture.settings {
+                $0.introMs = 0; $0.autoAdvance = true
+            })
+        try kicked.start()
+        let clue = try #require(kicked.game.timers.first { $0.purpose == .clue })
+        kicked.advance(1_000)
+        try pull(&kicked, 2, earlierMs: 0)
+        kicked.advance(50)
+        let effects = try kicked.host(.kick(playerId: "p3"))
+        #expect(kicked.game.arbitration == nil && kicked.game.brake == nil && kicked.game.phase == .clueLevel)
+        #expect(!effects.eventTypes.contains("BRAKE_ACCEPTED"))
+        let running = try #require(kicked.game.timers.first { $0.id == clue.id })
+        #expect(running.deadline == clue.startAt + clue.durationMs + 50)
+    }
+
+    @Test("a pull that arrives after the window should have closed finds the brake taken")
+    func lateToTheWindow() throws {
+        var table = try clueTable()
+        try pull(&table, 0, earlierMs: 0, windowMs: 40)
+        // The decision's timer has not fired yet (a busy room); a pull judged earlier comes 60 ms later.
+        table.advance(60)
+        let effects = try pull(&table, 1, earlierMs: 100, windowMs: 40)
+        #expect(table.game.brake?.ownerId == "p1")
+        #expect(effects.events(for: .player, participant: "p2").contains(.brakeRejected(.init(reason: .alreadyPaused))))
+        #expect(effects.eventTypes.contains("BRAKE_ACCEPTED"), "the decision is in this command, and saved with it")
+    }
+
+    @Test("ending or restarting the game drops the window without a brake")
+    func endDropsTheWindow() throws {
+        var table = try clueTable()
+        try pull(&table, 0, earlierMs: 0)
+        let effects = try table.host(.end(reason: "host_ended"))
+        #expect(!effects.eventTypes.contains("BRAKE_ACCEPTED"))
+        #expect(table.game.arbitration == nil)
     }
 
     @Test("a press judged during another player's brake, or before the clue, is refused")
@@ -243,7 +335,7 @@ struct BrakeJudgeTests {
         return estimate
     }
 
-    @Test("the offset comes from the lowest round trip; one-way delay and jitter from the spread")
+    @Test("the offset comes from the lowest round trip; one-way delay and jitter from the quartile spread")
     func filter() {
         let clock = estimate(offset: 123_456, up: 40, down: 40, extra: [(30, 0), (0, 0), (12, 8), (0, 25), (5, 5)])
         #expect(clock.isUsable)
@@ -273,12 +365,12 @@ struct BrakeJudgeTests {
     func judge() {
         let clock = estimate(offset: 5_000, up: 50, down: 50, extra: [(0, 0), (10, 10), (4, 4)])
         let lookback = BrakeJudge.lookbackMs(clock)
-        // Round trips 100, 108 and 120: the highest is left out of the spread.
-        #expect(clock.jitterMs == 4)
-        #expect(lookback == 50 + 4 + BrakeJudge.marginMs)
+        // Round trips 100, 108 and 120: the upper quartile is the third.
+        #expect(clock.jitterMs == 10)
+        #expect(lookback == 50 + 10 + BrakeJudge.marginMs)
         let honest = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 15_000, estimate: clock, windowMs: 70)
         // The level its screen showed is looked up the typical trip before: the quickest plus half the jitter.
-        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 52, windowMs: 70, clamped: false))
+        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 55, lookbackMs: 65, windowMs: 70, clamped: false))
         let forged = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 14_000, estimate: clock, windowMs: 70)
         #expect(forged.judgedAt == 10_050 - lookback && forged.clamped)
         let future = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 16_000, estimate: clock, windowMs: 70)
@@ -289,6 +381,18 @@ struct BrakeJudgeTests {
                 == 10_050)
         let far = estimate(offset: 0, up: 400, down: 400, extra: [(0, 0), (0, 0), (0, 0)])
         #expect(BrakeJudge.lookbackMs(far) == BrakeJudge.maxLookbackMs)
+        // Times no clock gives: clamped, never a trap.
+        for claim in [Int64.min, Int64.max, Int64.min + 1] {
+            let timing = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: claim, estimate: clock, windowMs: 0)
+            #expect(timing.judgedAt >= 10_050 - lookback && timing.judgedAt <= 10_050)
+        }
+        var hostile = ClockEstimate()
+        for time in [Int64.min, Int64.max, Int64.min, 5, 6] {
+            hostile.add(.init(sentAt: 1_000_000, receivedAt: 1_000_010, clientTimeMs: time))
+        }
+        #expect(hostile.samples.count == 3, "echoes whose offset does not fit are not kept")
+        let judged = BrakeJudge.judge(arrivedAt: 1_000_100, atClientMs: Int64.min, estimate: hostile, windowMs: 0)
+        #expect(judged.clamped && judged.judgedAt == 1_000_100 - BrakeJudge.lookbackMs(hostile))
     }
 }
 

@@ -23,6 +23,8 @@ struct Box: Sendable {
     let sockets = OpenSockets()
     /// Held while the box runs: no second box works on the same sessions.
     let dataFolder: DataFolder
+    /// What writing packs needs (`AdminToken`).
+    let adminToken: String
     /// What is wrong with the box now (`/healthz`).
     let health = BoxHealth()
 
@@ -35,8 +37,15 @@ struct Box: Sendable {
         } catch {
             throw CannotStart(description: "cannot open the database \(configuration.databasePath): \(error)")
         }
+        do {
+            adminToken = try AdminToken.ensure(in: configuration.dataDirectory)
+        } catch {
+            throw CannotStart(description: "\(error)")
+        }
         let packs = PackLibrary(
-            directory: configuration.packsDirectory, preferredDefault: configuration.defaultPackId, logger: logger)
+            directory: configuration.packsDirectory,
+            boxDirectory: (configuration.dataDirectory as NSString).appendingPathComponent("packs"),
+            preferredDefault: configuration.defaultPackId, logger: logger)
         if packs.summaries.isEmpty {
             logger.warning(
                 "no packs found: sessions cannot be created", metadata: ["packs": "\(configuration.packsDirectory)"])
@@ -113,6 +122,8 @@ struct Box: Sendable {
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
         SessionsController(hub: hub, environment: environment, throttle: MissThrottle(), kiosk: kiosk).addRoutes(
             to: router)
+        PacksController(hub: hub, packs: environment.packs, adminToken: adminToken, logger: environment.logger)
+            .addRoutes(to: router)
 
         let sockets = SocketController(hub: hub, environment: environment, open: self.sockets)
 

@@ -11,6 +11,7 @@ struct Tripto: AsyncParsableCommand {
         version: version,
         subcommands: [
             ServeCommand.self, DoctorCommand.self, PackCommand.self, SoundsCommand.self, DiscoverCommand.self,
+            AdminTokenCommand.self,
         ]
     )
 

@@ -25,11 +25,19 @@ struct BoxRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 }
 
+/// A REST error: `{ error, message }`, and the problems of a pack that was refused.
+private struct ErrorBody: Encodable {
+    var error: String
+    var message: String
+    var problems: [BoxError.Problem]?
+}
+
 extension BoxError: HTTPResponseError {
     var status: HTTPResponse.Status { .init(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSON.response(["error": code.rawValue, "message": message], status: status)
+        var response = try JSON.response(
+            ErrorBody(error: code.rawValue, message: message, problems: problems), status: status)
         if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
         return response
     }

@@ -29,7 +29,6 @@ struct SessionsController: Sendable {
         router.delete("/v1/sessions/:sessionId") { request, context in try await end(request, context) }
         router.get("/v1/sessions/:sessionId/qr.svg") { request, context in try await qrCode(context) }
         router.get("/v1/sessions/:sessionId/assets/:clipId") { request, context in try await clip(context) }
-        router.get("/v1/packs") { _, _ in try JSON.response(environment.packs.summaries) }
     }
 
     // MARK: Create

@@ -8,6 +8,8 @@ struct ClockProbes {
     static let firstProbes = 5
     static let firstSpacingMs: Int64 = 150
     static let spacingMs: Int64 = 2_000
+    /// The grid the later probes are due on.
+    static let gridMs: Int64 = 250
     /// An echo later than this is ignored (and the probe forgotten).
     static let echoLimitMs: Int64 = 2_000
     /// CONNECTION_QUALITY goes to the host this often.
@@ -44,19 +46,24 @@ struct ClockProbes {
     }
 
     /// The probes due by `now` (a few milliseconds early, so that probes due together go together),
-    /// each recorded as awaiting its echo.
-    mutating func takeDue(now: Int64) -> [(connectionId: String, probe: ClockProbe)] {
-        var due: [(String, ClockProbe)] = []
+    /// each recorded as awaiting its echo, and whether it is the connection's first.
+    mutating func takeDue(now: Int64) -> [(connectionId: String, probe: ClockProbe, isFirst: Bool)] {
+        var due: [(String, ClockProbe, Bool)] = []
         for (id, link) in links where link.nextAt <= now + 5 {
             lastProbeId += 1
             var link = link
             link.awaiting = link.awaiting.filter { now - $0.value <= Self.echoLimitMs }
             link.awaiting[lastProbeId] = now
             link.sent += 1
-            // From when it was due, when taken early; from now, when late (no burst to catch up).
-            link.nextAt = max(link.nextAt, now) + (link.sent < Self.firstProbes ? Self.firstSpacingMs : Self.spacingMs)
+            // From when it was due, when taken early; from now, when late (no burst to catch up). The
+            // probes after the first few fall on a grid of `gridMs`, so that a room's sockets are
+            // probed together: a few wakes a second for the room, not one per socket.
+            let base = max(link.nextAt, now)
+            link.nextAt =
+                link.sent < Self.firstProbes
+                ? base + Self.firstSpacingMs : (base + Self.spacingMs + Self.gridMs - 1) / Self.gridMs * Self.gridMs
             links[id] = link
-            due.append((id, ClockProbe(probeId: lastProbeId, serverTimeMs: now)))
+            due.append((id, ClockProbe(probeId: lastProbeId, serverTimeMs: now), link.sent == 1))
         }
         return due
     }

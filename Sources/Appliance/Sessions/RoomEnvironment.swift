@@ -23,7 +23,7 @@ extension RoomEnvironment {
         var request = request ?? SettingsRequest()
         let pack: Pack
         if let packId = request.packId {
-            guard let found = packs[packId] else {
+            guard let found = packs.offered(packId) else {
                 throw invalidSettings("packId \"\(packId)\" is not on this box")
             }
             if let language = request.language, language != found.language {
@@ -57,6 +57,13 @@ struct BoxError: Error, Sendable, Equatable {
     var message: String
     /// For a 429: the seconds after which the same call can succeed (the `Retry-After` header).
     var retryAfterSeconds: Int?
+    /// For a 422 INVALID_PACK: each problem, where in the pack it is.
+    var problems: [Problem]?
+
+    struct Problem: Codable, Sendable, Equatable {
+        var path: String
+        var message: String
+    }
 
     static func badRequest(_ message: String) -> BoxError {
         BoxError(status: 400, code: .badRequest, message: message)

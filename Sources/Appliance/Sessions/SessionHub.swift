@@ -36,9 +36,17 @@ actor SessionHub {
             await room.start()
         }
         if !rooms.isEmpty { logger.info("sessions restored", metadata: ["count": "\(rooms.count)"]) }
+        environment.packs.removeRetiring(keeping: await livePackIds())
     }
 
     var liveCount: Int { rooms.count }
+
+    /// The packs the live sessions play.
+    func livePackIds() async -> Set<String> {
+        var ids: Set<String> = []
+        for room in rooms.values where await !room.isEnded { ids.insert(await room.packId) }
+        return ids
+    }
 
     func room(id: String) -> SessionRoom? { rooms[id] }
 
@@ -96,6 +104,8 @@ actor SessionHub {
             }
         }
         await pruneEnded(now: now)
+        // A pack deleted while these sessions played it goes once none plays it.
+        environment.packs.removeRetiring(keeping: await livePackIds())
     }
 
     /// Deletes the sessions that ended longer ago than they are kept, with their participants and

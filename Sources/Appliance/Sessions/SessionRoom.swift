@@ -78,6 +78,8 @@ actor SessionRoom {
 
     var isEnded: Bool { game.isEnded }
 
+    var packId: String { game.settings.packId }
+
     /// Arms the timer of a restored game (deadlines that passed while the box was off fire at once).
     func start() { rescheduleTimer() }
 
@@ -136,6 +138,7 @@ actor SessionRoom {
         guard !game.isEnded, game.role(of: connection.participantId) == connection.role else { return false }
         for oldest in connections.insert(connection, seatHoldsAtMost: Self.socketsPerSeat) {
             fanOut.forget(oldest.id)
+            probes.remove(oldest.id)
             outbox.post([.close(oldest, .tooManyConnections)], after: ticket)
         }
         idleSince = nil
@@ -149,8 +152,6 @@ actor SessionRoom {
             [.text(connection, .whole(texts.welcome)), .text(connection, .whole(texts.snapshot))], after: ticket)
         if presenceChanged { sendPresenceSoon() }
         if connection.role == .player {
-            // After WELCOME: the first probe waits behind it in the socket's queue only if saves hold
-            // WELCOME back, and the lowest round trips are the ones kept.
             probes.add(connection.id, participant: connection.participantId, now: now + ClockProbes.firstSpacingMs)
             startProbing()
         }
@@ -439,7 +440,7 @@ actor SessionRoom {
         probeTask?.cancel()
         probeGeneration += 1
         let generation = probeGeneration
-        probeTask = Task { await self.probe(generation) }
+        probeTask = Task { [weak self] in await self?.probe(generation) }
     }
 
     /// Sends each player connection its probes, and the host CONNECTION_QUALITY, until no player is
@@ -448,13 +449,18 @@ actor SessionRoom {
     private func probe(_ generation: Int) async {
         while !Task.isCancelled {
             let now = advance(ServerClock.now())
-            for (connectionId, probe) in probes.takeDue(now: now) {
+            var first: [Outbox.Item] = []
+            for (connectionId, probe, isFirst) in probes.takeDue(now: now) {
                 guard let connection = connections[connectionId] else {
                     probes.remove(connectionId)
                     continue
                 }
-                connection.send(encode(.clockProbe(probe), now: now))
+                let text = encode(.clockProbe(probe), now: now)
+                // The first goes after WELCOME, which may wait behind a save; its round trip then
+                // counts that wait too, and the filter passes it over.
+                if isFirst { first.append(.text(connection, .whole(text))) } else { connection.send(text) }
             }
+            if !first.isEmpty { outbox.post(first, after: ticket) }
             let hosts = connections.recipients(of: .host)
             if !hosts.isEmpty, let quality = probes.qualityIfDue(now: now) {
                 let text = encode(.connectionQuality(quality), now: now)

@@ -56,7 +56,7 @@ enum ConsoleError: Error, Sendable, Equatable, CustomStringConvertible {
         // Said in full by the box (a kiosk's seat that is the box's own).
         case .forbidden: message
         case .badRequest, .badMessage, .unknownMessage, .unauthorized, .notFound, .assetNotFound, .invalidJoinToken,
-            .invalidSettings, .invalidPhase, .sessionFull, .storageUnavailable, nil:
+            .invalidSettings, .invalidPhase, .sessionFull, .storageUnavailable, .invalidPack, .packReadOnly, nil:
             "\(message) (\(code))"
         }
     }

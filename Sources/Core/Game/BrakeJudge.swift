@@ -20,8 +20,12 @@ public struct ClockEstimate: Sendable, Equatable {
         }
 
         public var roundTripMs: Int64 { receivedAt - sentAt }
-        /// The client's clock minus the box's, were both trips equally long.
-        public var offsetMs: Int64 { clientTimeMs - (sentAt + receivedAt) / 2 }
+        /// The client's clock minus the box's, were both trips equally long; nil for a client time
+        /// so far off that the difference does not fit (a hostile echo).
+        public var offsetMs: Int64? {
+            let (offset, overflow) = clientTimeMs.subtractingReportingOverflow(sentAt / 2 + receivedAt / 2)
+            return overflow ? nil : offset
+        }
     }
 
     /// Samples kept: at one probe every 2 s, the last 32 seconds.
@@ -34,7 +38,7 @@ public struct ClockEstimate: Sendable, Equatable {
     public init() {}
 
     public mutating func add(_ sample: Sample) {
-        guard sample.roundTripMs >= 0 else { return }
+        guard sample.roundTripMs >= 0, sample.offsetMs != nil else { return }
         samples.append(sample)
         if samples.count > Self.kept { samples.removeFirst(samples.count - Self.kept) }
     }
@@ -44,18 +48,19 @@ public struct ClockEstimate: Sendable, Equatable {
     private var best: Sample? { samples.min { $0.roundTripMs < $1.roundTripMs } }
 
     /// The client's clock minus the box's.
-    public var offsetMs: Int64? { isUsable ? best?.offsetMs : nil }
+    public var offsetMs: Int64? { isUsable ? best?.offsetMs ?? nil : nil }
 
     /// The one-way delay when the link is quickest: half the lowest round trip.
     public var oneWayMs: Int64 { (best?.roundTripMs ?? 0) / 2 }
 
-    /// How much longer than `oneWayMs` one way may take: half the spread of the recent round trips
-    /// (from the lowest to the second highest, so one stalled echo does not count).
+    /// How much longer than `oneWayMs` one way commonly takes: half the spread of the recent round
+    /// trips from the lowest to the upper quartile. Stalled echoes (a busy phone, a busy box, or a
+    /// client that holds its echoes back to widen its own bound) do not widen it until they are
+    /// more than a quarter of the samples.
     public var jitterMs: Int64 {
         let trips = samples.map(\.roundTripMs).sorted()
         guard trips.count >= 2 else { return 0 }
-        let high = trips[trips.count >= 3 ? trips.count - 2 : trips.count - 1]
-        return (high - trips[0] + 1) / 2
+        return (trips[trips.count * 3 / 4] - trips[0] + 1) / 2
     }
 
     /// What a message typically takes to reach the client: the quickest trip plus half the jitter.
@@ -76,15 +81,19 @@ public struct PullTiming: Codable, Sendable, Equatable {
     /// How long the connection's messages take to reach it: the level it showed at `judgedAt` is
     /// the one the box showed this long before.
     public let screenDelayMs: Int64
+    /// The most its messages take (`BrakeJudge.lookbackMs`): a clue the box showed this long before
+    /// `judgedAt` may still have been on its screen. 0 for a pull judged at its arrival.
+    public let lookbackMs: Int64
     /// How much earlier than its arrival a pull from any player in the session could still be judged:
     /// how long the box waits for a pull in flight (`BrakeJudge.lookbackMs`, the most of any player's).
     public let windowMs: Int64
     /// The claimed press time was earlier than the connection allows, and was clamped.
     public let clamped: Bool
 
-    public init(judgedAt: ServerTime, screenDelayMs: Int64, windowMs: Int64, clamped: Bool) {
+    public init(judgedAt: ServerTime, screenDelayMs: Int64, lookbackMs: Int64 = 0, windowMs: Int64, clamped: Bool) {
         self.judgedAt = judgedAt
         self.screenDelayMs = screenDelayMs
+        self.lookbackMs = lookbackMs
         self.windowMs = windowMs
         self.clamped = clamped
     }
@@ -114,10 +123,13 @@ public enum BrakeJudge {
         guard let atClientMs, let offset = estimate.offsetMs else {
             return PullTiming(judgedAt: arrivedAt, screenDelayMs: 0, windowMs: windowMs, clamped: false)
         }
-        let earliest = arrivedAt - lookbackMs(estimate)
-        let claimed = atClientMs - offset
+        let lookback = lookbackMs(estimate)
+        let earliest = arrivedAt - lookback
+        // A claim too far off to subtract is far off either way: the bound it is clamped to.
+        let (difference, overflow) = atClientMs.subtractingReportingOverflow(offset)
+        let claimed = overflow ? (atClientMs < 0 ? Int64.min : Int64.max) : difference
         return PullTiming(
             judgedAt: min(arrivedAt, max(earliest, claimed)), screenDelayMs: estimate.typicalOneWayMs,
-            windowMs: windowMs, clamped: claimed < earliest)
+            lookbackMs: lookback, windowMs: windowMs, clamped: claimed < earliest)
     }
 }

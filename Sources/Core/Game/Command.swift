@@ -30,14 +30,17 @@ public enum Command: Codable, Sendable, Equatable {
 }
 
 extension Command {
-    /// Whether the brake's arbitration window is decided before this command: anything that moves
-    /// the game on or changes who plays. A pull joins the window, and joining, music and answers
-    /// leave it be.
+    /// Whether the brake's arbitration window is decided before this command: what moves the game on
+    /// from the clue. A pull joins the window, a player who goes takes their pulls out of it
+    /// (`Game.removePlayer`), ending or restarting the game drops it, and joining, music and
+    /// answers leave it be.
     var settlesArbitration: Bool {
         switch self {
-        case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .followupAnswer, .brakeAnswer: false
+        case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .followupAnswer, .brakeAnswer, .kick, .leave,
+            .restart, .end:
+            false
         case .timerFired(let timerId): timerId != Arbitration.timerId
-        case .start, .nextClue, .next, .forceReveal, .pause, .resume, .kick, .restart, .end, .leave: true
+        case .start, .nextClue, .next, .forceReveal, .pause, .resume: true
         }
     }
 }

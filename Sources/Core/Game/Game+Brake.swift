@@ -9,12 +9,17 @@ extension Game {
         by player: ParticipantID, on levelPoints: Int?, timing: PullTiming?, now: ServerTime,
         into out: inout EffectList
     ) {
+        // A window whose time has come is decided before this pull, which then finds the brake taken:
+        // it does not join a window that should have closed (the decision's timer may not have
+        // fired yet in a rush).
+        let decided = arbitration.map { $0.decideAt <= now } ?? false
+        if decided { decideBrake(now: now, into: &out) }
         let judgedAt = timing?.judgedAt ?? now
         let levelIndex: Int
         switch judgedLevel(of: player, claimed: levelPoints, judgedAt: judgedAt, timing: timing, now: now) {
         case .failure(let reason):
             if reason != .rateLimited { lastBrakePull[player] = now }
-            out.changesGame = false
+            if !decided { out.changesGame = false }
             out.send(.brakeRejected(BrakeRejected(reason: reason)), to: .participant(player))
             return
         case .success(let index):
@@ -22,24 +27,20 @@ extension Game {
         }
         lastBrakePull[player] = now
         let pull = Arbitration.Pull(playerId: player, arrivedAt: now, judgedAt: judgedAt, levelIndex: levelIndex)
-        let windowMs = timing?.windowMs ?? 0
         var arbitration: Arbitration
         if let pending = self.arbitration {
             arbitration = pending
             arbitration.pulls.append(pull)
-            arbitration.windowMs = max(arbitration.windowMs, windowMs)
+            arbitration.windowMs = max(arbitration.windowMs, timing?.windowMs ?? 0)
         } else {
             // The clue's countdown stops at the first pull; the brake that wins keeps it stopped.
             for index in timers.indices where timers[index].purpose == .clue {
                 timers[index].hold(.brake, at: now)
             }
-            arbitration = Arbitration(firstArrivalAt: now, decideAt: now, windowMs: windowMs, pulls: [pull])
+            arbitration = Arbitration(
+                firstArrivalAt: now, decideAt: now, windowMs: timing?.windowMs ?? 0, pulls: [pull])
         }
-        // Until no pull still in flight could be judged earlier than the best so far, and no longer
-        // than the contract's bound after the first arrival.
-        let best = arbitration.pulls.map(\.judgedAt).min() ?? now
-        arbitration.decideAt = min(
-            arbitration.firstArrivalAt + BrakeJudge.maxLookbackMs, max(now, best + arbitration.windowMs))
+        arbitration.scheduleDecision(now: now)
         self.arbitration = arbitration
         if arbitration.decideAt <= now {
             decideBrake(now: now, into: &out)
@@ -54,15 +55,17 @@ extension Game {
     mutating func decideBrake(now: ServerTime, into out: inout EffectList) {
         guard let arbitration else { return }
         self.arbitration = nil
-        guard let winner = arbitration.winner, let round, let shown = round.levelIndex,
-            players.contains(where: { $0.id == winner.playerId })
-        else { return }
+        guard let winner = arbitration.winner, let round, let shown = round.levelIndex else {
+            releaseClueTimers(now: now, into: &out)
+            return
+        }
         let levelPoints = round.destination.clues[winner.levelIndex].points
         // The phase first: the answer's timer belongs to it (`TIMER_SYNC`, `timers[]`).
         phase = .pausedForBrake
         self.round?.clueLog.append(ClueSpan(at: now, levelIndex: shown, state: .brake))
         let timer = arm(.brakeAnswer, durationMs: Int64(settings.brakeAnswerSeconds) * 1000, now: now, into: &out)
-        brake = BrakeState(ownerId: winner.playerId, levelPoints: levelPoints, timerId: timer.id)
+        brake = BrakeState(
+            ownerId: winner.playerId, levelPoints: levelPoints, levelIndex: winner.levelIndex, timerId: timer.id)
         out.everyone(
             .brakeAccepted(
                 BrakeAccepted(
@@ -78,13 +81,36 @@ extension Game {
         out.room(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: now)))
     }
 
+    /// A player who goes (kicked, left) takes their pulls out of the window, which goes on for the
+    /// others; without any left, the clue's countdown runs on as if nobody had pulled.
+    mutating func withdrawPulls(of player: ParticipantID, now: ServerTime, into out: inout EffectList) {
+        guard var arbitration, arbitration.pulls.contains(where: { $0.playerId == player }) else { return }
+        arbitration.pulls.removeAll { $0.playerId == player }
+        if arbitration.pulls.isEmpty {
+            self.arbitration = nil
+            releaseClueTimers(now: now, into: &out)
+        } else {
+            arbitration.scheduleDecision(now: now)
+            self.arbitration = arbitration
+        }
+    }
+
+    /// The clue's countdown runs again after a brake or a window, with the time it had left.
+    private mutating func releaseClueTimers(now: ServerTime, into out: inout EffectList) {
+        for index in timers.indices where timers[index].purpose == .clue {
+            if timers[index].release(.brake, at: now) { out.everyone(.timerSync(timers[index].view)) }
+        }
+    }
+
     /// The clue (`levelIndex`) a pull by `player` counts on, or why it is refused. At most one pull
     /// counts per cooldown; refused pulls count too, so hammering the button does not get through faster.
     ///
-    /// The level is the one the player's screen showed at the judged time: what the box showed
-    /// `screenDelayMs` before. A client that says it showed a later clue gets that one (fewer
-    /// points never rewards a wrong claim); one that says an earlier clue than the box can confirm
-    /// is refused, as is a pull whose screen showed a brake or a pause.
+    /// The level is the one the player's screen showed at the judged time: what the box showed the
+    /// link's typical delay (`screenDelayMs`) before. A client that says it showed a later clue gets
+    /// that one; one that says an earlier clue gets it if its screen could still have shown it, the
+    /// link's longest delay (`lookbackMs`) before, and otherwise the typical one (more points are
+    /// never taken on a claim alone). A pull judged at its arrival that names another clue than the
+    /// one showing is refused, as in v1; so is a pull whose screen showed a brake or a pause.
     func judgedLevel(
         of player: ParticipantID, claimed levelPoints: Int?, judgedAt: ServerTime, timing: PullTiming?,
         now: ServerTime
@@ -103,22 +129,39 @@ extension Game {
         }
         guard let round, let current = round.levelIndex else { return .failure(.notAllowed) }
         if round.hasLocked(player) { return .failure(.alreadyAnswered) }
+        let log = round.clueLog
         // The screen showed the intro: no clue to pull on yet.
-        let seen = judgedAt - (timing?.screenDelayMs ?? 0)
-        guard let shown = round.clueLog.lastIndex(where: { $0.at <= seen }) else { return .failure(.notAllowed) }
-        // Every span since must have been open: a brake or a pause in between came first.
-        for span in round.clueLog[shown...] where span.state != .open {
-            return .failure(span.state == .brake ? .beaten : .alreadyPaused)
+        guard let shown = log.lastIndex(where: { $0.at <= judgedAt - (timing?.screenDelayMs ?? 0) }) else {
+            return .failure(.notAllowed)
         }
-        var level = round.clueLog[shown].levelIndex
+        if let closed = Self.closed(log, since: shown) { return .failure(closed) }
+        var level = log[shown].levelIndex
         if let levelPoints {
-            guard let claimed = round.destination.clues.firstIndex(where: { $0.points == levelPoints }),
-                claimed >= level, claimed <= current
-            else { return .failure(.notAllowed) }
-            level = claimed
+            let claimed = round.destination.clues.firstIndex { $0.points == levelPoints }
+            let lookback = timing?.lookbackMs ?? 0
+            if lookback == 0 {
+                guard claimed == level else { return .failure(.notAllowed) }
+            } else if let claimed, claimed > level, claimed <= current {
+                level = claimed
+            } else if let claimed, claimed < level {
+                // Shown within the link's longest delay, and no brake or pause since.
+                let earliest = log.lastIndex { $0.at <= judgedAt - lookback } ?? 0
+                let plausible = log.indices.contains { index in
+                    index >= earliest && index < shown && log[index].levelIndex == claimed
+                        && log[index].state == .open && Self.closed(log, since: index) == nil
+                }
+                if plausible { level = claimed }
+            }
         }
         if round.lapsedBrakes[player] == level { return .failure(.notAllowed) }
         return .success(level)
+    }
+
+    /// Why a pull whose screen showed `log[index]` comes too late: a brake (another player's, judged
+    /// earlier) or a pause since.
+    private static func closed(_ log: [ClueSpan], since index: Int) -> BrakeRejection? {
+        for span in log[index...] where span.state != .open { return span.state == .brake ? .beaten : .alreadyPaused }
+        return nil
     }
 
     mutating func brakeAnswer(
@@ -138,7 +181,8 @@ extension Game {
         out.send(.brakeAnswerLocked(hostCopy), to: .host)
         out.send(.brakeAnswerLocked(locked), to: .tvAndPlayers)
         out.room(.sfxPlay(SfxPlay(sfxId: "lock_in", startAtServerMs: now)))
-        advanceLevel(now: now, into: &out)
+        // From the brake's clue: one won on clue 10 just after the room saw 8 opens 8 again, in full.
+        advanceLevel(after: brake.levelIndex, now: now, into: &out)
     }
 
     /// The brake ends without an answer (timeout, owner left): the same level goes on, its timer too.
@@ -148,9 +192,7 @@ extension Game {
         timers.removeAll { $0.id == brake.timerId }
         phase = .clueLevel
         if let level = round?.levelIndex { round?.clueLog.append(ClueSpan(at: now, levelIndex: level, state: .open)) }
-        for index in timers.indices where timers[index].purpose == .clue {
-            if timers[index].release(.brake, at: now) { out.everyone(.timerSync(timers[index].view)) }
-        }
+        releaseClueTimers(now: now, into: &out)
     }
 
     func validAnswer(_ raw: String) throws(GameError) -> String {

@@ -61,6 +61,7 @@ extension Game {
         _ id: ParticipantID, reason: PlayerLeft.Reason, now: ServerTime, into out: inout EffectList
     ) {
         if brake?.ownerId == id { releaseBrake(now: now, into: &out) }
+        withdrawPulls(of: id, now: now, into: &out)
         players.removeAll { $0.id == id }
         presence[id] = nil
         lastBrakePull[id] = nil

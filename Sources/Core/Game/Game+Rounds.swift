@@ -70,8 +70,8 @@ extension Game {
     }
 
     /// To the next clue, or the reveal after the 2-point clue. An unanswered brake is released.
-    mutating func advanceLevel(now: ServerTime, into out: inout EffectList) {
-        let current = round?.levelIndex ?? -1
+    mutating func advanceLevel(after level: Int? = nil, now: ServerTime, into out: inout EffectList) {
+        let current = level ?? round?.levelIndex ?? -1
         if let destination = round?.destination, current + 1 < destination.clues.count {
             showClue(current + 1, now: now, into: &out)
         } else {

@@ -37,9 +37,7 @@ extension Game {
         case .clue:
             advanceLevel(now: now, into: &out)
         case .brakeAnswer:
-            if limits.lapsedBrakeWaitsForNextClue, let owner = brake?.ownerId, let level = round?.levelIndex {
-                round?.lapsedBrakes[owner] = level
-            }
+            if limits.lapsedBrakeWaitsForNextClue, let brake { round?.lapsedBrakes[brake.ownerId] = brake.levelIndex }
             releaseBrake(now: now, into: &out)
         case .followup:
             closeFollowup(now: now, into: &out)

@@ -54,6 +54,14 @@ public struct Arbitration: Codable, Sendable, Equatable {
     var windowMs: Int64
     var pulls: [Pull]
 
+    /// The decision comes once no pull still in flight could be judged earlier than the best so
+    /// far (its judged time plus the longest lookback of any link), and no later than the
+    /// contract's bound after the first arrival.
+    mutating func scheduleDecision(now: ServerTime) {
+        let best = pulls.map(\.judgedAt).min() ?? now
+        decideAt = min(firstArrivalAt + BrakeJudge.maxLookbackMs, max(now, best + windowMs))
+    }
+
     /// The winner: the earliest judged time; judged times within `BrakeJudge.tieMs` of it go to the
     /// earliest arrival among them.
     var winner: Pull? {
@@ -65,6 +73,9 @@ public struct Arbitration: Codable, Sendable, Equatable {
 public struct BrakeState: Codable, Sendable, Equatable {
     public let ownerId: ParticipantID
     public let levelPoints: Int
+    /// The clue the brake counts on (0 is the 10-point clue): after its answer the game goes on
+    /// with the clue after it, which may be the one the room sees already.
+    public let levelIndex: Int
     public let timerId: String
 }
 

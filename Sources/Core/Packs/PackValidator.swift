@@ -12,6 +12,13 @@ public struct PackProblem: Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// A problem found outside the validator, at a path written as the validator writes them.
+    public init(path: String, reason: String) {
+        file = ""
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { file.isEmpty ? "\(path): \(reason)" : "\(file): \(path): \(reason)" }
 }
 

@@ -23,6 +23,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case sessionEnded = "SESSION_ENDED"
     case rateLimited = "RATE_LIMITED"
     case storageUnavailable = "STORAGE_UNAVAILABLE"
+    case invalidPack = "INVALID_PACK"
+    case packReadOnly = "PACK_READ_ONLY"
 
     /// Whether the same request can succeed later as it is (the payload's `retryable`).
     public var isRetryable: Bool {
@@ -30,7 +32,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .rateLimited, .storageUnavailable: true
         case .badRequest, .badMessage, .unknownMessage, .unauthorized, .forbidden, .notFound, .sessionNotFound,
             .assetNotFound, .invalidJoinToken, .invalidSettings, .invalidPhase, .invalidName, .nameTaken, .sessionFull,
-            .hostRoleTaken, .tvRoleTaken, .gameFinished, .sessionEnded:
+            .hostRoleTaken, .tvRoleTaken, .gameFinished, .sessionEnded, .invalidPack, .packReadOnly:
             false
         }
     }
