@@ -50,6 +50,26 @@ export const seats = {
 };
 
 /**
+ * This page's monotonic clock, in milliseconds since the epoch: the clock of CLOCK_ECHO and of
+ * BRAKE_PULL's press time, which the box measures against its own (CONTRACT 4.1). Unlike Date.now()
+ * it never jumps when the phone sets its time.
+ */
+export function monotonicNow() {
+  return Math.round(performance.timeOrigin + performance.now());
+}
+
+/**
+ * When an input event happened on the monotonic clock: its own time stamp (the moment the finger
+ * came down, not when a busy page got to it), where the browser keeps it on that clock, as every
+ * current one does; the time it is handled otherwise.
+ */
+export function eventTime(event) {
+  const stamp = event.timeStamp;
+  if (!(stamp > 0 && stamp <= performance.now())) return monotonicNow();
+  return Math.round(performance.timeOrigin + stamp);
+}
+
+/**
  * The box's clock as seen from here. Each PONG gives a sample; the one with the shortest round trip
  * is the most trustworthy, so it wins until a better one arrives (samples age out after a minute).
  */
@@ -75,6 +95,9 @@ export class ServerClock {
  * One WebSocket to the box that keeps itself alive: it reconnects forever with a growing delay
  * (up to 5 s), pings every 5 s to sync the clock, and treats 10 s of silence as a lost line (a
  * phone waking from sleep often has a dead socket that has not noticed yet).
+ *
+ * It echoes the box's CLOCK_PROBEs itself, at once (they never reach `onmessage`): the box judges
+ * a brake by when it was pressed, on this page's clock (`monotonicNow`), from those echoes.
  *
  * Events: onmessage(msg), onstatus("connecting" | "open" | "lost" | "elsewhere"), onend({ end,
  * endedReason }) when the box closed the seat for good: `end` is "ended" (the session ended, close
@@ -123,14 +146,21 @@ export class BoxLink {
       this.ping();
     };
     socket.onmessage = (event) => {
+      // Read first: a CLOCK_PROBE is echoed with the moment it arrived, before anything else is done.
+      const arrivedMs = monotonicNow();
       if (socket !== this.socket) return;
-      this.lastHeard = Date.now();
       let message;
       try {
         message = JSON.parse(event.data);
       } catch {
         return;
       }
+      if (message.type === "CLOCK_PROBE") {
+        this.send("CLOCK_ECHO", { probeId: message.payload?.probeId, clientTimeMs: arrivedMs });
+        this.lastHeard = Date.now();
+        return;
+      }
+      this.lastHeard = Date.now();
       if (message.type === "PONG") {
         this.clock.sample(message.payload.clientTimeMs, message.payload.serverTimeMs);
         return;

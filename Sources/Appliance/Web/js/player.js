@@ -1,5 +1,5 @@
 // The player's phone: name entry from the QR link, the lobby, the brake, answers, followups, results.
-import { api, seats } from "./box.js";
+import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList } from "./game.js";
@@ -255,18 +255,26 @@ function clueScreen() {
   const text = h("p", { class: "clue-text", id: "clue" });
   const reason = h("p", { class: "center dim", id: "brake-reason", "aria-live": "polite" });
   const mine = h("p", { class: "center", id: "my-answer" });
+  // The box judges a pull by when it was pressed (CONTRACT 4.1): it goes when the finger comes down,
+  // stamped with that moment on the clock the box's probes measure. Waiting for the click would send
+  // it as late as the finger stayed down, after the box may have decided. A click with no pointer
+  // before it (the keyboard, a switch, a screen reader) pulls at its own moment.
+  const pull = (event) => {
+    if (brakePending || button.disabled) return;
+    brakePending = true;
+    button.disabled = true;
+    page.send("BRAKE_PULL", { atClientMs: eventTime(event), levelPoints: page.snap.clue?.levelPoints });
+    setTimeout(() => (brakePending = false), 1500);
+  };
   const button = h(
     "button",
     {
       class: "brake",
       id: "brake",
-      onclick: () => {
-        if (brakePending) return;
-        brakePending = true;
-        button.disabled = true;
-        page.send("BRAKE_PULL", { atClientMs: Date.now(), levelPoints: page.snap.clue?.levelPoints });
-        setTimeout(() => (brakePending = false), 1500);
+      onpointerdown: (event) => {
+        if (event.isPrimary && event.button === 0) pull(event);
       },
+      onclick: pull,
     },
     t("brake.pull"),
   );
