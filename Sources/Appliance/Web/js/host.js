@@ -46,6 +46,81 @@ async function checkHealth() {
   page.render();
 }
 
+/**
+ * Each connected player's link as the box measures it from its clock probes (CONNECTION_QUALITY,
+ * about every 5 s while anyone plays): the round trip stands next to the player's name, and a phone
+ * on a poor link gets a plain line under the list.
+ *
+ * Poor means a median round trip over 250 ms or a jitter over 60 ms, or a phone the box hears from
+ * (its round trip is known) that still has no clock estimate two reports in a row. The box makes up
+ * for a phone's delay only up to 150 ms (its one-way delay plus jitter plus 5 ms, docs/protocol.md):
+ * around those figures a pull from that phone may be judged later than it was pressed. A phone that
+ * has just joined may have too few echoes for an estimate at its first report, so one report
+ * without a clock is not yet a poor link.
+ */
+const SLOW_ROUND_TRIP_MS = 250;
+const SLOW_JITTER_MS = 60;
+const NO_CLOCK_REPORTS = 2;
+// Older than two reports: the box stopped sending them (nobody was connected), so they say nothing now.
+const LINK_STALE_MS = 12_000;
+// playerId → { rttMs, jitterMs, clockOk, noClock: reports in a row without a clock, at }
+let links = new Map();
+
+function linksReported(payload) {
+  const at = Date.now();
+  links = new Map(
+    (payload.players ?? []).map((link) => {
+      const noClock = !link.clockOk && link.rttMs != null ? (links.get(link.playerId)?.noClock ?? 0) + 1 : 0;
+      return [link.playerId, { ...link, noClock, at }];
+    }),
+  );
+  showLinks();
+}
+
+/** A connected player's link, while the box's report of it is recent; null otherwise. */
+function linkOf(player) {
+  const link = links.get(player.playerId);
+  return player.isConnected && link && Date.now() - link.at < LINK_STALE_MS ? link : null;
+}
+
+function isSlow(link) {
+  return (link.rttMs ?? 0) > SLOW_ROUND_TRIP_MS || (link.jitterMs ?? 0) > SLOW_JITTER_MS || link.noClock >= NO_CLOCK_REPORTS;
+}
+
+function roundTripText(player) {
+  const link = linkOf(player);
+  return link?.rttMs != null ? `${link.rttMs} ms` : "";
+}
+
+function slowLinkLines(snap) {
+  return snap.players.filter((p) => linkOf(p) && isSlow(linkOf(p))).map((p) => t("host.slowLink", { name: p.name }));
+}
+
+function slowLinkWarning(el, snap) {
+  const lines = slowLinkLines(snap);
+  const key = JSON.stringify(lines);
+  if (el.dataset.shown === key) return el;
+  el.dataset.shown = key;
+  return fill(el, lines.map((line) => h("p", {}, line)), lines.length ? h("p", { class: "help" }, t("host.slowLinkHelp")) : null);
+}
+
+/**
+ * The links as last reported, written into the panel where they changed; the panel itself is drawn
+ * again only when the players or the controls change, so a tap never lands on a button being replaced.
+ */
+function showLinks() {
+  const snap = page.snap;
+  if (!snap) return;
+  for (const el of document.querySelectorAll("#panel [data-rtt]")) {
+    const player = snap.players.find((p) => p.playerId === el.dataset.rtt);
+    const text = player ? roundTripText(player) : "";
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle("warn", !!player && !!linkOf(player) && isSlow(linkOf(player)));
+  }
+  const warning = document.getElementById("slow-links");
+  if (warning) slowLinkWarning(warning, snap);
+}
+
 const page = new GamePage({
   role: "host",
   redrawMs: 1000,
@@ -63,7 +138,10 @@ const page = new GamePage({
     final: finalScreen,
   },
   screenFor,
+  // The links' reports go stale between messages.
+  shown: showLinks,
   events: {
+    CONNECTION_QUALITY: linksReported,
     MUSIC_GAIN_SET: musicLevel,
     MUSIC_SET: musicLevel,
     BRAKE_ACCEPTED: (p) => toast(t("tv.brake", { name: p.playerName })),
@@ -188,6 +266,10 @@ function panel(snap) {
     snap.players.length
       ? peopleList(snap.players, {
           withPoints: true,
+          note: (p) => {
+            const link = linkOf(p);
+            return h("span", { class: `rtt${link && isSlow(link) ? " warn" : ""}`, title: t("host.roundTrip"), dataset: { rtt: p.playerId } }, roundTripText(p));
+          },
           extra: (p) =>
             h(
               "button",
@@ -203,6 +285,7 @@ function panel(snap) {
             ),
         })
       : h("p", { class: "dim" }, t("tv.noPlayers")),
+    slowLinkWarning(h("div", { class: "link-warning", id: "slow-links", role: "status" }), snap),
     h("h2", {}, t("host.music")),
     music,
     h(

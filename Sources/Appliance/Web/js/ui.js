@@ -99,8 +99,11 @@ export function messageScreen({ id, title, text, link }) {
   );
 }
 
-/** Players list with connection dots; `me` highlights one row. */
-export function peopleList(players, { me, withPoints = false, extra } = {}) {
+/**
+ * Players list with connection dots; `me` highlights one row. `note(p)` goes right after a name,
+ * `extra(p)` at the end of its row.
+ */
+export function peopleList(players, { me, withPoints = false, note, extra } = {}) {
   return h(
     "ul",
     { class: "people" },
@@ -111,6 +114,7 @@ export function peopleList(players, { me, withPoints = false, extra } = {}) {
         h("span", { class: "dot" + (p.isConnected ? " on" : ""), "aria-hidden": "true" }),
         h("span", { class: "name" }, p.name),
         h("span", { class: "visually-hidden" }, ` (${t(p.isConnected ? "people.connected" : "people.disconnected")})`),
+        note?.(p),
         withPoints ? h("span", { class: "points" }, p.points) : null,
         extra?.(p),
       ),
