@@ -18,22 +18,40 @@ enum LinkEvent: Sendable {
 
 /// The console's WebSocket to the box: one seat's token, reconnecting by itself with backoff until
 /// the box closes the seat for good. Messages sent while offline are dropped (the screen says offline).
+///
+/// The link answers the box's `CLOCK_PROBE`s itself, as soon as each is read, with a `CLOCK_ECHO`
+/// stamped from `clock`: the clock the caller stamps `BRAKE_PULL.atClientMs` with (CONTRACT 4.1).
 final class Link: Sendable {
     let events: AsyncStream<LinkEvent>
+    /// The clock of the echoes; stamp pulls with the same.
+    let clock: MonotonicClock
     private let report: AsyncStream<LinkEvent>.Continuation
     private let outbox = Mutex<AsyncStream<String>.Continuation?>(nil)
     private let url: String
     private let token: String
 
-    init(url: String, token: String) {
+    init(url: String, token: String, clock: MonotonicClock = .system) {
         self.url = url
         self.token = token
+        self.clock = clock
         (events, report) = AsyncStream.makeStream(of: LinkEvent.self)
     }
 
     func send(_ message: ClientMessage) {
         let text = String(decoding: message.encoded(), as: UTF8.self)
         outbox.withLock { _ = $0?.yield(text) }
+    }
+
+    /// What the link answers by itself, at once: a probe's echo, read from `clock` now.
+    static func reply(to message: ServerMessage, clock: MonotonicClock) -> ClientMessage? {
+        guard case .clockProbe(let probe) = message.event else { return nil }
+        return .clockEcho(ClientMessage.ClockEcho(probeId: probe.probeId, clientTimeMs: clock.now()))
+    }
+
+    /// A message from the box: probes are answered first, then everything is reported.
+    private func deliver(_ message: ServerMessage) {
+        if let reply = Self.reply(to: message, clock: clock) { send(reply) }
+        report.yield(.message(message))
     }
 
     /// Connects, and connects again after every loss, until cancelled or closed for good.
@@ -52,7 +70,7 @@ final class Link: Sendable {
             outbox.withLock { $0 = writer }
             if attempt > 0 {
                 // The box sends a fresh snapshot on connect anyway; RESUME_SESSION asks for it as the contract says.
-                writer.yield(String(decoding: ClientMessage.resumeSession.encoded(), as: UTF8.self))
+                send(.resumeSession)
             }
             let report = self.report
             var closeCode: Int?
@@ -69,7 +87,7 @@ final class Link: Sendable {
                                 let decoded = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
                             else { continue }
                             heard.withLock { $0 = true }
-                            report.yield(.message(decoded))
+                            self.deliver(decoded)
                         }
                         group.cancelAll()
                     }

@@ -104,7 +104,10 @@ struct ConsoleState: Sendable {
             notice = nil
         case .pong, .playerJoined, .playerLeft, .lobbyUpdated, .destinationResults, .scoreboardUpdate,
             .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger,
-            .clockProbe, .connectionQuality:
+            .connectionQuality:
+            break
+        case .clockProbe:
+            // Answered by the link as soon as it is read (`Link.reply`): nothing to show.
             break
         case .statePatch:
             // Sent only to clients that ask for patches; the console takes whole snapshots.

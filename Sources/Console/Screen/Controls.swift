@@ -33,16 +33,18 @@ extension ConsoleState {
     }
 
     /// Applies a key: the state changes (typing, modes, notices) and at most one action comes back.
-    mutating func press(_ key: Key) -> ConsoleAction? {
+    /// `clientMs` is when the key was pressed on the link's clock (`MonotonicClock`, the clock of
+    /// the probes' echoes): a brake pull carries it as `atClientMs`, so the box judges it by then.
+    mutating func press(_ key: Key, at clientMs: Int64? = nil) -> ConsoleAction? {
         if key == .interrupt { return .quit }
         switch role {
-        case .player: return pressAsPlayer(key)
+        case .player: return pressAsPlayer(key, at: clientMs)
         case .host: return pressAsHost(key)
         case .tv: return key == .character("q") ? .quit : nil
         }
     }
 
-    private mutating func pressAsPlayer(_ key: Key) -> ConsoleAction? {
+    private mutating func pressAsPlayer(_ key: Key, at clientMs: Int64?) -> ConsoleAction? {
         guard let target = answerTarget else {
             switch key {
             case .character(" "), .enter:
@@ -61,7 +63,9 @@ extension ConsoleState {
                     notice = "The brake works only while a clue is showing"
                     return nil
                 }
-                return .send(.brakePull(ClientMessage.BrakePull(levelPoints: projection?.clue?.levelPoints)))
+                return .send(
+                    .brakePull(
+                        ClientMessage.BrakePull(atClientMs: clientMs, levelPoints: projection?.clue?.levelPoints)))
             case .character, .backspace, .escape, .interrupt, .other:
                 return nil
             }

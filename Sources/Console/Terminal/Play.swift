@@ -20,7 +20,8 @@ enum Play {
     }
 
     private enum Input: Sendable {
-        case keys([UInt8])
+        /// Keys, and when they were read on the link's clock (a brake pull's `atClientMs`).
+        case keys([UInt8], at: Int64)
         /// The terminal is gone (stdin at its end): a closed ssh session or tmux pane.
         case hangup
         case link(LinkEvent)
@@ -46,7 +47,10 @@ enum Play {
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         resize.setEventHandler { feed.yield(.resize) }
         resize.resume()
-        let keyboard = KeyReader { feed.yield($0.isEmpty ? .hangup : .keys($0)) }
+        // Stamped as they are read, on the clock the link's probe echoes read: the pull says when the key
+        // was pressed, not when this loop got to it.
+        let clock = link.clock
+        let keyboard = KeyReader { feed.yield($0.isEmpty ? .hangup : .keys($0, at: clock.now())) }
         defer {
             keyboard.stop()
             resize.cancel()
@@ -65,10 +69,10 @@ enum Play {
         draw()
         for await input in inputs {
             switch input {
-            case .keys(let bytes):
+            case .keys(let bytes, let pressedAt):
                 if endedAt != nil { return .sessionEnded(reason: state.endedReason ?? "ended") }
                 for key in Key.decode(bytes) {
-                    switch state.press(key) {
+                    switch state.press(key, at: pressedAt) {
                     case .send(let message): link.send(message)
                     case .quit: return .left(status: key == .interrupt ? 130 : 0)
                     case nil: break
