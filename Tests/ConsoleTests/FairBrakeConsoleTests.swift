@@ -53,4 +53,89 @@ struct FairBrakeConsoleTests {
         let second = MonotonicClock.system.now()
         #expect(second - first >= 29 && second - first < 2000, "\(second - first)")
     }
+
+    /// A host in `phase` that has heard CONNECTION_QUALITY for the fixture's three players.
+    static func host(_ phase: Phase, links: [ConnectionQuality.Link]) -> ConsoleState {
+        var state = Fixture.state(.host, Fixture.projection(phase))
+        state.receive(message(.connectionQuality(ConnectionQuality(players: links))), now: Fixture.now)
+        return state
+    }
+
+    @Test("what a poor link is: a round trip over 250 ms, jitter over 60 ms, or no clock once a round trip is known")
+    func poorLink() {
+        func link(_ rtt: Int64?, _ jitter: Int64?, _ clockOk: Bool) -> ConnectionQuality.Link {
+            ConnectionQuality.Link(playerId: "p", rttMs: rtt, jitterMs: jitter, clockOk: clockOk)
+        }
+        #expect(!link(250, 60, true).isPoor)
+        #expect(link(251, 0, true).isPoor)
+        #expect(link(40, 61, true).isPoor)
+        #expect(link(40, 5, false).isPoor)
+        // Not measured yet (or a client that never echoes): nothing to say.
+        #expect(!link(nil, nil, false).isPoor)
+        #expect(link(nil, nil, false).roundTripText == nil)
+        #expect(link(45, 3, true).roundTripText == "45 ms")
+        #expect(link(320, 3, true).roundTripText == "320 ms (slow)")
+    }
+
+    @Test("the host's lobby shows each player's round trip, and a plain warning for a slow one")
+    func hostLobby() {
+        let state = Self.host(
+            .lobby,
+            links: [
+                .init(playerId: "p_0", rttMs: 45, jitterMs: 4, clockOk: true),
+                .init(playerId: "p_1", rttMs: 320, jitterMs: 20, clockOk: true),
+                .init(playerId: "p_2", rttMs: nil, jitterMs: nil, clockOk: false),
+            ])
+        let lines = Screen.render(state, width: 80, height: 24, now: Fixture.now)
+        #expect(lines.contains("Player 2's phone is on a slow connection"), "\(lines)")
+        #expect(lines.contains { $0.contains("1. Player 1  10 p  · 45 ms") }, "\(lines)")
+        #expect(lines.contains { $0.contains("2. Player 2  9 p  · 320 ms (slow)") })
+        #expect(lines.contains { $0.hasSuffix("3. Player 3  8 p") })
+        // Only the host hears CONNECTION_QUALITY; a player's list has no round trips anyway.
+        let player = Screen.render(Fixture.state(.player, Fixture.projection(.lobby)), width: 80, height: 24, now: 0)
+        #expect(!player.joined().contains(" ms"))
+    }
+
+    @Test(
+        "during the game the host sees every round trip below the clue, and the warning on top; a new report replaces it"
+    )
+    func hostDuringClue() {
+        var state = Self.host(
+            .clueLevel,
+            links: [
+                .init(playerId: "p_0", rttMs: 45, jitterMs: 4, clockOk: true),
+                .init(playerId: "p_1", rttMs: 80, jitterMs: 75, clockOk: true),
+                .init(playerId: "p_2", rttMs: 60, jitterMs: 2, clockOk: false),
+            ])
+        var lines = Screen.render(state, width: 100, height: 30, now: Fixture.now)
+        #expect(lines[2] == "Player 2 and Player 3 are on slow connections", "\(lines)")
+        #expect(lines.contains("Round trips: Player 1 45 ms · Player 2 80 ms (slow) · Player 3 60 ms (slow)"))
+        state.receive(
+            Self.message(
+                .connectionQuality(
+                    ConnectionQuality(players: [.init(playerId: "p_0", rttMs: 50, jitterMs: 4, clockOk: true)]))),
+            now: Fixture.now)
+        lines = Screen.render(state, width: 100, height: 30, now: Fixture.now)
+        #expect(!lines.joined().contains("slow"))
+        #expect(lines.contains("Round trips: Player 1 50 ms"))
+        // The kick list numbers the players with their round trips.
+        state.hostMode = .kick
+        lines = Screen.render(state, width: 100, height: 30, now: Fixture.now)
+        #expect(lines.contains { $0.contains("1. Player 1  10 p  · 50 ms") })
+    }
+
+    @Test("every host screen with round trips and warnings still fits the terminal")
+    func hostFits() {
+        let links = (0..<3).map {
+            ConnectionQuality.Link(playerId: "p_\($0)", rttMs: 300 + Int64($0), jitterMs: 90, clockOk: false)
+        }
+        for phase in Phase.allCases {
+            let state = Self.host(phase, links: links)
+            for (width, height) in ScreenTests.sizes {
+                let lines = Screen.render(state, width: width, height: height, now: Fixture.now)
+                #expect(lines.count == height)
+                #expect(lines.allSatisfy { $0.count <= width }, "\(phase) \(width)×\(height)")
+            }
+        }
+    }
 }

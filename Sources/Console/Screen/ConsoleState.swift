@@ -39,6 +39,8 @@ struct ConsoleState: Sendable {
     var musicGainDb = -8.0
     /// Set once the box said the session is over.
     var endedReason: String?
+    /// Each player's link as the box last measured it (`CONNECTION_QUALITY`, HOST only).
+    var links: [ParticipantID: ConnectionQuality.Link] = [:]
     private var inputTarget: AnswerTarget?
 
     init(role: Role, joinCode: String, playerId: ParticipantID? = nil) {
@@ -103,12 +105,14 @@ struct ConsoleState: Sendable {
         case .followupResults, .destinationReveal, .cluePresent, .followupPresent, .finalResultsPresent:
             notice = nil
         case .pong, .playerJoined, .playerLeft, .lobbyUpdated, .destinationResults, .scoreboardUpdate,
-            .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger,
-            .connectionQuality:
+            .followupLocked, .timerSync, .audioPlay, .audioStop, .musicSet, .musicStop, .sfxPlay, .uiEffectTrigger:
             break
         case .clockProbe:
             // Answered by the link as soon as it is read (`Link.reply`): nothing to show.
             break
+        case .connectionQuality(let quality):
+            // Each report is whole: a player missing from it has no connection to measure.
+            links = Dictionary(quality.players.map { ($0.playerId, $0) }, uniquingKeysWith: { _, last in last })
         case .statePatch:
             // Sent only to clients that ask for patches; the console takes whole snapshots.
             break

@@ -81,7 +81,10 @@ enum Screen {
 
 /// The parts every role's screen shares.
 extension Page {
-    mutating func players(_ projection: Projection, numbered: Bool = false) {
+    /// The players' list; `links` (the host's) adds each one's round trip as the box measured it.
+    mutating func players(
+        _ projection: Projection, numbered: Bool = false, links: [ParticipantID: ConnectionQuality.Link] = [:]
+    ) {
         if projection.players.isEmpty {
             add("No players yet.")
             return
@@ -90,7 +93,8 @@ extension Page {
         for (offset, player) in projection.players.enumerated() {
             let number = numbered && offset < 9 ? "\(offset + 1). " : "  "
             let away = player.isConnected ? "" : "  (offline)"
-            add("  \(number)\(player.name)  \(player.points) p\(away)")
+            let trip = player.isConnected ? links[player.playerId]?.roundTripText.map { "  · \($0)" } ?? "" : ""
+            add("  \(number)\(player.name)  \(player.points) p\(away)\(trip)")
         }
     }
 
