@@ -36,4 +36,27 @@ struct CommandLineTests {
             "\(error)".contains("'player' is invalid for '--as <role>'")
         }
     }
+
+    @Test("bots --help names every option as it works; a bad count, --lag or --skill is a usage error")
+    func botsHelp() throws {
+        let help = try Self.console("bots", "--help").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for part in [
+            "USAGE: tripto-console bots <count> --code <code>", "--lag <MS[:JITTER]>", "--skill <LEVEL>",
+            "--packs <DIR>", "--seed <seed>", "--url <url>", "PLAYER_LEAVE", "status 130",
+        ] {
+            #expect(help.contains(part), "\(part): \(help)")
+        }
+        for (arguments, message) in [
+            (["bots", "0", "--code", "ABC234"], "between 1 and 50 bots, not 0"),
+            (["bots", "3", "--code", "ABC234", "--lag", "fast"], "'fast' is invalid for '--lag <MS[:JITTER]>'"),
+            (["bots", "3", "--code", "ABC234", "--skill", "2"], "--skill is from 0 to 1, not 2.0"),
+            (["bots", "3"], "Missing expected argument '--code <code>'"),
+        ] {
+            #expect {
+                try Command.run(LiveBox.console, arguments)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
 }

@@ -54,6 +54,42 @@ struct FairBrakeConsoleTests {
         #expect(second - first >= 29 && second - first < 2000, "\(second - first)")
     }
 
+    @Test("--lag parses MS or MS:JITTER and refuses anything else")
+    func lagParsing() {
+        #expect(Lag(parsing: "40:10") == Lag(ms: 40, jitterMs: 10))
+        #expect(Lag(parsing: "120") == Lag(ms: 120, jitterMs: 0))
+        #expect(Lag(parsing: "0") == Lag(ms: 0))
+        for bad in ["", "x", "-5", "40:", ":10", "40:10:2", "40:-1", "20000"] {
+            #expect(Lag(parsing: bad) == nil, "\(bad)")
+        }
+        #expect(Lag(ms: 40, jitterMs: 10).description == "40±10 ms")
+    }
+
+    @Test("a lag schedule holds each message back by MS ± JITTER, never reorders them, and repeats with its seed")
+    func lagSchedule() {
+        var schedule = LagSchedule(Lag(ms: 40, jitterMs: 10), seed: 3)
+        var delays: [Int64] = []
+        var last = Int64.min
+        for step in 0..<2000 {
+            let now = Int64(step * 3)
+            let due = schedule.due(now: now)
+            #expect(due >= last)
+            #expect(due >= now + 30)
+            last = due
+            delays.append(schedule.delay())
+        }
+        #expect(delays.allSatisfy { (30...50).contains($0) })
+        #expect(delays.contains(30) && delays.contains(50))
+        let mean = Double(delays.reduce(0, +)) / Double(delays.count)
+        #expect(abs(mean - 40) < 1.5, "\(mean)")
+        var again = LagSchedule(Lag(ms: 40, jitterMs: 10), seed: 3)
+        var other = LagSchedule(Lag(ms: 40, jitterMs: 10), seed: 3)
+        #expect((0..<20).map { _ in again.delay() } == (0..<20).map { _ in other.delay() })
+        // A jitter larger than the lag does not go below zero.
+        var wide = LagSchedule(Lag(ms: 5, jitterMs: 50), seed: 1)
+        #expect((0..<500).allSatisfy { _ in wide.delay() >= 0 })
+    }
+
     /// A host in `phase` that has heard CONNECTION_QUALITY for the fixture's three players.
     static func host(_ phase: Phase, links: [ConnectionQuality.Link]) -> ConsoleState {
         var state = Fixture.state(.host, Fixture.projection(phase))

@@ -21,7 +21,7 @@ struct TriptoConsole: AsyncParsableCommand {
             in 80×24 and larger, on a Linux tty, in tmux and over ssh. Ctrl-C always leaves.
             """,
         version: version,
-        subcommands: [DiscoverCommand.self, CreateCommand.self, JoinCommand.self, KioskCommand.self]
+        subcommands: [DiscoverCommand.self, CreateCommand.self, JoinCommand.self, KioskCommand.self, BotsCommand.self]
     )
 }
 

@@ -21,25 +21,44 @@ enum LinkEvent: Sendable {
 ///
 /// The link answers the box's `CLOCK_PROBE`s itself, as soon as each is read, with a `CLOCK_ECHO`
 /// stamped from `clock`: the clock the caller stamps `BRAKE_PULL.atClientMs` with (CONTRACT 4.1).
+/// With a `lag` (the bots' made-up network), every message each way is held back first, so the
+/// probes measure the lagged link as they would a slow phone's.
 final class Link: Sendable {
     let events: AsyncStream<LinkEvent>
     /// The clock of the echoes; stamp pulls with the same.
     let clock: MonotonicClock
     private let report: AsyncStream<LinkEvent>.Continuation
-    private let outbox = Mutex<AsyncStream<String>.Continuation?>(nil)
+    private let outbox = Mutex<AsyncStream<Outgoing>.Continuation?>(nil)
     private let url: String
     private let token: String
+    /// When a lag is set: the schedules of the messages going out and of those coming in.
+    private let lags: Mutex<(outgoing: LagSchedule, incoming: LagSchedule)?>
 
-    init(url: String, token: String, clock: MonotonicClock = .system) {
+    /// A message on its way out, and when it may go (nil: at once).
+    private struct Outgoing: Sendable {
+        var text: String
+        var due: Int64?
+    }
+
+    init(url: String, token: String, clock: MonotonicClock = .system, lag: Lag? = nil, seed: UInt64 = 0) {
         self.url = url
         self.token = token
         self.clock = clock
+        if let lag, !lag.isZero {
+            var seeds = SplitMix64(seed: seed)
+            lags = Mutex((LagSchedule(lag, seed: seeds.next()), LagSchedule(lag, seed: seeds.next())))
+        } else {
+            lags = Mutex(nil)
+        }
         (events, report) = AsyncStream.makeStream(of: LinkEvent.self)
     }
 
     func send(_ message: ClientMessage) {
         let text = String(decoding: message.encoded(), as: UTF8.self)
-        outbox.withLock { _ = $0?.yield(text) }
+        outbox.withLock { writer in
+            guard let writer else { return }
+            writer.yield(Outgoing(text: text, due: lags.withLock { $0?.outgoing.due(now: clock.now()) }))
+        }
     }
 
     /// What the link answers by itself, at once: a probe's echo, read from `clock` now.
@@ -48,7 +67,15 @@ final class Link: Sendable {
         return .clockEcho(ClientMessage.ClockEcho(probeId: probe.probeId, clientTimeMs: clock.now()))
     }
 
-    /// A message from the box: probes are answered first, then everything is reported.
+    /// Sleeps until `due` on `clock`.
+    private func wait(until due: Int64?) async throws {
+        guard let due else { return }
+        let left = due - clock.now()
+        if left > 0 { try await Task.sleep(for: .milliseconds(left)) }
+    }
+
+    /// A message from the box, once it has arrived (after the lag, if any): probes are answered
+    /// first, then everything is reported.
     private func deliver(_ message: ServerMessage) {
         if let reply = Self.reply(to: message, clock: clock) { send(reply) }
         report.yield(.message(message))
@@ -66,7 +93,7 @@ final class Link: Sendable {
         var attempt = 0
         while !Task.isCancelled {
             let heard = Mutex(false)
-            let (stream, writer) = AsyncStream.makeStream(of: String.self)
+            let (stream, writer) = AsyncStream.makeStream(of: Outgoing.self)
             outbox.withLock { $0 = writer }
             if attempt > 0 {
                 // The box sends a fresh snapshot on connect anyway; RESUME_SESSION asks for it as the contract says.
@@ -80,14 +107,37 @@ final class Link: Sendable {
                     inbound, outbound, _ in
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            for await text in stream { try await outbound.write(.text(text)) }
+                            for await item in stream {
+                                try await self.wait(until: item.due)
+                                try await outbound.write(.text(item.text))
+                            }
+                        }
+                        // With a lag, what arrives waits its turn in `arrivals` before it is delivered.
+                        let lagging = self.lags.withLock { $0 != nil }
+                        let (arrivals, arrive) = AsyncStream.makeStream(of: (ServerMessage, Int64).self)
+                        if lagging {
+                            group.addTask {
+                                for await (message, due) in arrivals {
+                                    try await self.wait(until: due)
+                                    self.deliver(message)
+                                }
+                            }
                         }
                         for try await message in inbound.messages(maxSize: 1 << 22) {
                             guard case .text(let text) = message,
                                 let decoded = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
                             else { continue }
                             heard.withLock { $0 = true }
-                            self.deliver(decoded)
+                            if let due = self.lags.withLock({ $0?.incoming.due(now: self.clock.now()) }) {
+                                arrive.yield((decoded, due))
+                            } else {
+                                self.deliver(decoded)
+                            }
+                        }
+                        arrive.finish()
+                        if lagging {
+                            // What is still on its way (SESSION_ENDED before the close) arrives first.
+                            _ = try? await group.next()
                         }
                         group.cancelAll()
                     }
