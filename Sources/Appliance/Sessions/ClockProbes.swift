@@ -12,8 +12,10 @@ struct ClockProbes {
     static let gridMs: Int64 = 250
     /// An echo later than this is ignored (and the probe forgotten).
     static let echoLimitMs: Int64 = 2_000
-    /// CONNECTION_QUALITY goes to the host this often.
+    /// CONNECTION_QUALITY goes to the host this often, the first time this soon (once the first
+    /// probes have been echoed, so that a host sees the round trips without waiting).
     static let qualitySpacingMs: Int64 = 5_000
+    static let firstQualityMs: Int64 = 1_000
 
     struct Link {
         let participant: ParticipantID
@@ -89,7 +91,7 @@ struct ClockProbes {
     /// several sockets, the one with the most echoes.
     mutating func qualityIfDue(now: Int64) -> ConnectionQuality? {
         guard let due = nextQualityAt else {
-            nextQualityAt = now + Self.qualitySpacingMs
+            nextQualityAt = now + Self.firstQualityMs
             return nil
         }
         guard due <= now + 5 else { return nil }
