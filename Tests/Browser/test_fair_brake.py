@@ -133,12 +133,18 @@ def test_a_phone_echoes_the_probes_and_a_tap_is_judged_by_its_press(devices, box
     join_as_player(bo, join_url, "Bo")
 
     # The host hears of each phone's round trip from the box, which measures it from the echoes:
-    # the first report comes 5 s after the first player joined.
+    # the first report comes a second after the first player joined, then one every 5 s; a phone
+    # has a clock estimate once three of its probes are echoed.
     for name in ("Anna", "Bo"):
         expect(panel_row(host, name).locator("[data-rtt]")).to_have_text(ROUND_TRIP, timeout=8000)
     assert host.locator("#slow-links").inner_text() == ""
-    quality = of_type(host_got, "CONNECTION_QUALITY")[-1]["players"]
-    assert len(quality) == 2 and all(p["clockOk"] and p["rttMs"] is not None for p in quality), quality
+
+    def both_measured():
+        reports = of_type(host_got, "CONNECTION_QUALITY")
+        players = reports[-1]["players"] if reports else []
+        return len(players) == 2 and all(p["clockOk"] and p["rttMs"] is not None for p in players)
+
+    wait_for(host, both_measured, ms=8000)
 
     # Every probe was echoed, with an integer time on the page's monotonic clock.
     probes = of_type(anna_got, "CLOCK_PROBE")
