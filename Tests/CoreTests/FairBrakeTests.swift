@@ -15,6 +15,16 @@ struct FairBrakeTests {
         return table
     }
 
+    /// A game that moves on by itself (the clue has a countdown), at its first clue.
+    private func autoAdvancing() throws -> Table {
+        var table = try Table(
+            settings: Fixture.settings {
+                $0.introMs = 0; $0.autoAdvance = true
+            })
+        try table.start()
+        return table
+    }
+
     /// A pull that arrives now, judged pressed `earlierMs` before, on a link `screenDelayMs` away,
     /// in a session whose slowest link could still be `windowMs` in flight.
     /// A pull that arrives now, judged pressed `earlierMs` before, on a link `screenDelayMs` away
@@ -192,11 +202,7 @@ struct FairBrakeTests {
         try table.fireNextTimer()
         #expect(table.game.brake?.ownerId == "p2")
         // The only candidate kicked: no brake, and the clue's countdown runs on with what it had left.
-        var kicked = try Table(
-            settings: Fixture.settings {
-                $0.introMs = 0; $0.autoAdvance = true
-            })
-        try kicked.start()
+        var kicked = try autoAdvancing()
         let clue = try #require(kicked.game.timers.first { $0.purpose == .clue })
         kicked.advance(1_000)
         try pull(&kicked, 2, earlierMs: 0)
@@ -247,6 +253,22 @@ struct FairBrakeTests {
         #expect(tooEarly == [.send(.brakeRejected(.init(reason: .notAllowed)), to: .participant("p2"))])
     }
 
+    @Test("a press the moment a clue came, on a link quicker than typical, counts on that clue")
+    func instantPress() throws {
+        var table = try Table(settings: Fixture.settings { $0.introMs = 0 })
+        try table.start()
+        table.advance(2)
+        let quick = PullTiming(judgedAt: table.now - 1, screenDelayMs: 6, fastestMs: 1, windowMs: 0, clamped: false)
+        try table.player(0, .brakePull(timing: quick))
+        #expect(table.game.brake?.levelPoints == 10, "the typical delay puts it in the intro; the quickest does not")
+        table.advance(1_000)
+        try table.player(0, .brakeAnswer(answerText: "Nowhere"))
+        table.advance(2)
+        let next = PullTiming(judgedAt: table.now - 1, screenDelayMs: 6, fastestMs: 1, windowMs: 0, clamped: false)
+        try table.player(1, .brakePull(timing: next))
+        #expect(table.game.brake?.ownerId == "p2" && table.game.brake?.levelPoints == 8)
+    }
+
     @Test("a command that moves the game on decides the window first")
     func settledBeforeMovingOn() throws {
         var table = try clueTable()
@@ -260,11 +282,7 @@ struct FairBrakeTests {
 
     @Test("the clue's countdown stops at the first pull and stays stopped for the brake")
     func clueTimerHeld() throws {
-        var table = try Table(
-            settings: Fixture.settings {
-                $0.introMs = 0; $0.autoAdvance = true
-            })
-        try table.start()
+        var table = try autoAdvancing()
         let clue = try #require(table.game.timers.first { $0.purpose == .clue })
         table.advance(1_000)
         // (Judged at its arrival, a second into the clue.)
@@ -370,7 +388,10 @@ struct BrakeJudgeTests {
         #expect(lookback == 50 + 10 + BrakeJudge.marginMs)
         let honest = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 15_000, estimate: clock, windowMs: 70)
         // The level its screen showed is looked up the typical trip before: the quickest plus half the jitter.
-        #expect(honest == PullTiming(judgedAt: 10_000, screenDelayMs: 55, lookbackMs: 65, windowMs: 70, clamped: false))
+        #expect(
+            honest
+                == PullTiming(
+                    judgedAt: 10_000, screenDelayMs: 55, lookbackMs: 65, fastestMs: 50, windowMs: 70, clamped: false))
         let forged = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 14_000, estimate: clock, windowMs: 70)
         #expect(forged.judgedAt == 10_050 - lookback && forged.clamped)
         let future = BrakeJudge.judge(arrivedAt: 10_050, atClientMs: 16_000, estimate: clock, windowMs: 70)

@@ -84,16 +84,23 @@ public struct PullTiming: Codable, Sendable, Equatable {
     /// The most its messages take (`BrakeJudge.lookbackMs`): a clue the box showed this long before
     /// `judgedAt` may still have been on its screen. 0 for a pull judged at its arrival.
     public let lookbackMs: Int64
+    /// The least its messages take (`ClockEstimate.oneWayMs`): a clue the box showed this long
+    /// before `judgedAt` may already have been on its screen.
+    public let fastestMs: Int64
     /// How much earlier than its arrival a pull from any player in the session could still be judged:
     /// how long the box waits for a pull in flight (`BrakeJudge.lookbackMs`, the most of any player's).
     public let windowMs: Int64
     /// The claimed press time was earlier than the connection allows, and was clamped.
     public let clamped: Bool
 
-    public init(judgedAt: ServerTime, screenDelayMs: Int64, lookbackMs: Int64 = 0, windowMs: Int64, clamped: Bool) {
+    public init(
+        judgedAt: ServerTime, screenDelayMs: Int64, lookbackMs: Int64 = 0, fastestMs: Int64? = nil, windowMs: Int64,
+        clamped: Bool
+    ) {
         self.judgedAt = judgedAt
         self.screenDelayMs = screenDelayMs
         self.lookbackMs = lookbackMs
+        self.fastestMs = fastestMs ?? screenDelayMs
         self.windowMs = windowMs
         self.clamped = clamped
     }
@@ -130,6 +137,6 @@ public enum BrakeJudge {
         let claimed = overflow ? (atClientMs < 0 ? Int64.min : Int64.max) : difference
         return PullTiming(
             judgedAt: min(arrivedAt, max(earliest, claimed)), screenDelayMs: estimate.typicalOneWayMs,
-            lookbackMs: lookback, windowMs: windowMs, clamped: claimed < earliest)
+            lookbackMs: lookback, fastestMs: estimate.oneWayMs, windowMs: windowMs, clamped: claimed < earliest)
     }
 }

@@ -130,10 +130,18 @@ extension Game {
         guard let round, let current = round.levelIndex else { return .failure(.notAllowed) }
         if round.hasLocked(player) { return .failure(.alreadyAnswered) }
         let log = round.clueLog
-        // The screen showed the intro: no clue to pull on yet.
-        guard let shown = log.lastIndex(where: { $0.at <= judgedAt - (timing?.screenDelayMs ?? 0) }) else {
-            return .failure(.notAllowed)
+        // What the screen showed with the link's typical delay; if that was the intro, a brake or a
+        // pause, then what it showed had the message that changed it come as fast as the link allows
+        // (a later clue: fewer points, never more), before the pull is refused for it.
+        var typical = log.lastIndex { $0.at <= judgedAt - (timing?.screenDelayMs ?? 0) }
+        if typical.map({ Self.closed(log, since: $0) != nil }) ?? true,
+            let fastest = log.lastIndex(where: { $0.at <= judgedAt - (timing?.fastestMs ?? 0) }),
+            Self.closed(log, since: fastest) == nil
+        {
+            typical = fastest
         }
+        // The screen showed the intro: no clue to pull on yet.
+        guard let shown = typical else { return .failure(.notAllowed) }
         if let closed = Self.closed(log, since: shown) { return .failure(closed) }
         var level = log[shown].levelIndex
         if let levelPoints {

@@ -20,30 +20,36 @@ enum Command {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        // Every signal back to its default and none blocked, whatever the test runner set: a tmux
-        // server started from here must die when it is told to.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        var none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else {
-            throw LiveFailure("cannot run \(path)")
-        }
+        // A tmux server started from here must die when it is told to.
+        let pid = try spawn(path, arguments, actions: &actions)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         guard status == 0 else { throw LiveFailure("\(path) \(arguments.joined(separator: " ")): \(output)") }
         return output
     }
+}
+
+/// Starts `path` with every signal at its default and none blocked, whatever the test runner set,
+/// and the files `actions` gives it.
+func spawn(_ path: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t) throws -> pid_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t()
+    var none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else {
+        throw LiveFailure("cannot run \(path)")
+    }
+    return pid
 }
 
 /// Runs blocking work (starting or killing the box) on a dispatch thread, so an async test waiting

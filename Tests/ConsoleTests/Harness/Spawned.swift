@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// A command left running (`tripto-console bots`), its output going to a file; signalled and
-/// waited for by the test. Every signal at its default and none blocked, whatever the test runner
-/// set (as `Command.run`), so that SIGINT reaches the command's own handler.
+/// waited for by the test. Started by `spawn`, every signal at its default, so that SIGINT reaches
+/// the command's own handler.
 final class Spawned: @unchecked Sendable {
     let pid: pid_t
     private let file: URL
@@ -20,23 +20,7 @@ final class Spawned: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        var none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else {
-            throw LiveFailure("cannot run \(path)")
-        }
-        self.pid = pid
+        pid = try spawn(path, arguments, actions: &actions)
     }
 
     /// What it has written so far (stdout and stderr).
