@@ -30,6 +30,19 @@ struct ClockProbesTests {
         #expect(probes.nextDue(withQuality: false) == 7_750)
     }
 
+    @Test("a room's grid has its own phase")
+    func gridPhase() {
+        var probes = ClockProbes(gridPhaseMs: 100)
+        probes.add("c1", participant: "p1", now: 0)
+        for now in stride(from: Int64(0), through: 600, by: 1) { _ = probes.takeDue(now: now) }
+        // After the fifth probe (due at 600), the next at the first 100 + 250k at least 2 s later.
+        #expect(probes.nextDue(withQuality: false) == 2_600)
+        var other = ClockProbes(gridPhaseMs: 0)
+        other.add("c1", participant: "p1", now: 0)
+        for now in stride(from: Int64(0), through: 600, by: 1) { _ = other.takeDue(now: now) }
+        #expect(other.nextDue(withQuality: false) == 2_750)
+    }
+
     @Test("echoes of unknown probes, of another connection, or later than 2 s are ignored")
     func echoes() {
         var probes = ClockProbes()

@@ -267,6 +267,14 @@ struct FairBrakeTests {
         let next = PullTiming(judgedAt: table.now - 1, screenDelayMs: 6, fastestMs: 1, windowMs: 0, clamped: false)
         try table.player(1, .brakePull(timing: next))
         #expect(table.game.brake?.ownerId == "p2" && table.game.brake?.levelPoints == 8)
+        // A clock a few milliseconds off puts the press before the clue even on the quickest
+        // link; the phone says it showed the clue showing now, so it pressed after it came.
+        table.advance(1_000)
+        try table.player(1, .brakeAnswer(answerText: "Nowhere"))
+        table.advance(2)
+        let skewed = PullTiming(judgedAt: table.now - 4, screenDelayMs: 3, fastestMs: 1, windowMs: 0, clamped: false)
+        try table.player(2, .brakePull(levelPoints: 6, timing: skewed))
+        #expect(table.game.brake?.ownerId == "p3" && table.game.brake?.levelPoints == 6)
     }
 
     @Test("a command that moves the game on decides the window first")

@@ -30,6 +30,10 @@ struct ClockProbes {
     }
 
     private(set) var links: [String: Link] = [:]
+    /// Where this room's grid starts within `gridMs`: rooms probe at different moments, not all at once.
+    let gridPhaseMs: Int64
+
+    init(gridPhaseMs: Int64 = 0) { self.gridPhaseMs = gridPhaseMs }
     private var lastProbeId = 0
     private var nextQualityAt: Int64?
 
@@ -63,7 +67,8 @@ struct ClockProbes {
             let base = max(link.nextAt, now)
             link.nextAt =
                 link.sent < Self.firstProbes
-                ? base + Self.firstSpacingMs : (base + Self.spacingMs + Self.gridMs - 1) / Self.gridMs * Self.gridMs
+                ? base + Self.firstSpacingMs
+                : (base + Self.spacingMs - gridPhaseMs + Self.gridMs - 1) / Self.gridMs * Self.gridMs + gridPhaseMs
             links[id] = link
             due.append((id, ClockProbe(probeId: lastProbeId, serverTimeMs: now), link.sent == 1))
         }

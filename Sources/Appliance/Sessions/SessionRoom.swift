@@ -46,7 +46,7 @@ actor SessionRoom {
     private var endSave: Save?
     private var sound: RoomSound
     /// The players' clocks and links, for judging pulls by when they were pressed.
-    private var probes = ClockProbes()
+    private var probes: ClockProbes
     /// The task that sends the probes and CONNECTION_QUALITY while players are connected.
     private var probeTask: Task<Void, Never>?
     private var probeGeneration = 0
@@ -64,6 +64,8 @@ actor SessionRoom {
         outbox = Outbox(logger: logger)
         let clock = RoomClock(boxNow: now, lastCommandAt: commands.last?.at)
         self.clock = clock
+        probes = ClockProbes(
+            gridPhaseMs: Int64(UInt64(truncatingIfNeeded: record.id.hashValue) % UInt64(ClockProbes.gridMs)))
         sound = RoomSound(
             sessionId: record.id, packs: environment.packs, speaker: environment.speaker, clockOffset: clock.offset)
         let now = clock.now

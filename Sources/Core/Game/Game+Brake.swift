@@ -14,7 +14,7 @@ extension Game {
         // fired yet in a rush).
         let decided = arbitration.map { $0.decideAt <= now } ?? false
         if decided { decideBrake(now: now, into: &out) }
-        let judgedAt = timing?.judgedAt ?? now
+        var judgedAt = timing?.judgedAt ?? now
         let levelIndex: Int
         switch judgedLevel(of: player, claimed: levelPoints, judgedAt: judgedAt, timing: timing, now: now) {
         case .failure(let reason):
@@ -22,8 +22,8 @@ extension Game {
             if !decided { out.changesGame = false }
             out.send(.brakeRejected(BrakeRejected(reason: reason)), to: .participant(player))
             return
-        case .success(let index):
-            levelIndex = index
+        case .success(let judged):
+            (levelIndex, judgedAt) = judged
         }
         lastBrakePull[player] = now
         let pull = Arbitration.Pull(playerId: player, arrivedAt: now, judgedAt: judgedAt, levelIndex: levelIndex)
@@ -114,7 +114,7 @@ extension Game {
     func judgedLevel(
         of player: ParticipantID, claimed levelPoints: Int?, judgedAt: ServerTime, timing: PullTiming?,
         now: ServerTime
-    ) -> Result<Int, BrakeRejection> {
+    ) -> Result<(levelIndex: Int, judgedAt: ServerTime), BrakeRejection> {
         if let last = lastBrakePull[player], now - last < limits.brakeCooldownMs { return .failure(.rateLimited) }
         switch phase {
         case .clueLevel:
@@ -140,6 +140,15 @@ extension Game {
         {
             typical = fastest
         }
+        var judgedAt = judgedAt
+        if typical.map({ Self.closed(log, since: $0) != nil }) ?? true, let latest = log.indices.last,
+            log[latest].state == .open, levelPoints == round.destination.clues[current].points
+        {
+            // The phone says it showed the clue showing now, which it cannot have seen before the box
+            // showed it: the press was after that, whatever a clock a few milliseconds off says.
+            typical = latest
+            judgedAt = max(judgedAt, log[latest].at)
+        }
         // The screen showed the intro: no clue to pull on yet.
         guard let shown = typical else { return .failure(.notAllowed) }
         if let closed = Self.closed(log, since: shown) { return .failure(closed) }
@@ -162,7 +171,7 @@ extension Game {
             }
         }
         if round.lapsedBrakes[player] == level { return .failure(.notAllowed) }
-        return .success(level)
+        return .success((level, judgedAt))
     }
 
     /// Why a pull whose screen showed `log[index]` comes too late: a brake (another player's, judged
