@@ -75,7 +75,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             // The web pages for phones, the TV and the host: plain files, no build step.
-            resources: [.copy("Web")],
+            // The lists of names the box refuses (`NameFilter`).
+            resources: [.copy("Web"), .copy("Names")],
             // Linked by the toolchain's lld, which takes a static Foundation's libraries in any order
             // (the default linker cannot link a debug build statically: `scripts/deb --configuration
             // debug`). Release builds also pack relative relocations (RELR: 23 KB instead of 2.8 MB

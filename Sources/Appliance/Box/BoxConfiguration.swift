@@ -31,6 +31,8 @@ struct BoxConfiguration: Sendable {
     var audioDevice: String? = "default"
     /// Where the composed music beds and effects are kept between starts (default: <data>/sounds).
     var soundsFolder: String?
+    /// Refuse names with insults or slurs (`NameFilter`); `--allow-any-name` turns it off.
+    var filterNames = true
 
     var databasePath: String { (dataDirectory as NSString).appendingPathComponent("tripto.sqlite") }
 }

@@ -18,6 +18,8 @@ struct Box: Sendable {
     let environment: RoomEnvironment
     let address: PublicAddress
     let web: WebPages
+    /// The names the box refuses (`NameFilter`).
+    let names: NameFilter
     let kiosk: KioskDirector?
     /// The open WebSockets, which the box closes when it stops.
     let sockets = OpenSockets()
@@ -59,6 +61,7 @@ struct Box: Sendable {
         }
         guard let webDirectory = WebPages.bundledDirectory else { throw WebPages.Missing(path: "the resource bundle") }
         web = try WebPages(directory: webDirectory)
+        names = try NameFilter.bundled()
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
         let defaults = Pacing()
         let scale = configuration.autoPace
@@ -120,8 +123,10 @@ struct Box: Sendable {
         }
         web.addRoutes(to: router)
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
-        SessionsController(hub: hub, environment: environment, throttle: MissThrottle(), kiosk: kiosk).addRoutes(
-            to: router)
+        SessionsController(
+            hub: hub, environment: environment, throttle: MissThrottle(), kiosk: kiosk,
+            names: configuration.filterNames ? names : nil
+        ).addRoutes(to: router)
         PacksController(hub: hub, packs: environment.packs, adminToken: adminToken, logger: environment.logger)
             .addRoutes(to: router)
 

@@ -95,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("kiosk-renew-commands"), help: ArgumentHelp(visibility: .hidden))
     var kioskRenewCommands = KioskOptions().renewAfterCommands
 
+    @Flag(help: "Take any name, also insults and slurs (which the box refuses otherwise).")
+    var allowAnyName = false
+
     @Option(
         name: .customLong("auto-pace"),
         help: "Scales how long autoAdvance games stay on each screen (1: a clue 20 s, the reveal 8 s …).")
@@ -171,6 +174,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoPace = autoPace
         configuration.audioDevice = noAudio ? nil : audioDevice
         configuration.soundsFolder = soundsCache
+        configuration.filterNames = !allowAnyName
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
                 settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds,

@@ -11,6 +11,8 @@ struct SessionsController: Sendable {
     var creates = CreateThrottle()
     /// With `--kiosk`: its sessions' screen is the box's own, which nobody may take over.
     var kiosk: KioskDirector? = nil
+    /// Names with insults or slurs are refused; nil with `--allow-any-name`.
+    var names: NameFilter? = nil
 
     func addRoutes(to router: Router<BoxRequestContext>) {
         router.post("/v1/sessions") { request, context in try await create(request, context) }
@@ -146,6 +148,11 @@ struct SessionsController: Sendable {
         // The kiosk's game has no host: a guest who took the seat could pause it for the evening.
         if role == .host, await isKiosk(room) {
             throw BoxError(status: 403, code: .forbidden, message: "This game runs by itself; join as a player")
+        }
+        if role == .player, let names, let name = body.name, names.refuses(name) {
+            throw BoxError(
+                status: 400, code: .invalidName,
+                message: "Please choose another name: this one is not allowed here")
         }
         let seat = try await room.seat(role, name: body.name, now: now)
         return try JSON.response(

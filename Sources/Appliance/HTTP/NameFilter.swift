@@ -1,0 +1,52 @@
+import Foundation
+
+/// The names the box refuses (CONTRACT 4.4): insults and slurs in Swedish and English, from the
+/// lists in `Names/` (their source and licence are in each file). A name is refused when one of its
+/// words is on a list, compared without case or diacritics and with digits read as the letters they
+/// stand for (`h0ra`, `sh1t`); a word only contains a listed word ("Scunthorpe", "Assar") is fine.
+/// `tripto serve --allow-any-name` turns it off.
+struct NameFilter: Sendable {
+    private let words: Set<String>
+
+    init(words: some Sequence<String>) {
+        self.words = Set(words.map { Self.fold($0) })
+    }
+
+    /// The lists bundled with the box.
+    static func bundled() throws -> NameFilter {
+        guard let folder = Bundle.module.url(forResource: "Names", withExtension: nil) else {
+            throw Missing()
+        }
+        var words: [String] = []
+        for language in ["en", "sv"] {
+            let text = try String(contentsOf: folder.appendingPathComponent("\(language).txt"), encoding: .utf8)
+            words += text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        return NameFilter(words: words)
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the name lists are not in the resource bundle" }
+    }
+
+    /// Whether `name` has a word on the lists.
+    func refuses(_ name: String) -> Bool {
+        // A 1 may stand for an i or an l: both readings are tried.
+        for reading in ["i", "l"] {
+            let folded = Self.fold(name, one: reading)
+            let tokens = folded.split { !$0.isLetter }
+            if tokens.contains(where: { words.contains(String($0)) }) { return true }
+        }
+        return false
+    }
+
+    /// Lowercase, without diacritics, with the digits and signs that stand for letters read as them.
+    static func fold(_ text: String, one: String = "i") -> String {
+        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        let stand: [Character: String] = [
+            "0": "o", "1": one, "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
+        ]
+        return String(plain.flatMap { stand[$0] ?? String($0) })
+    }
+}
