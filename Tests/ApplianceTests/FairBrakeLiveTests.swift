@@ -59,9 +59,9 @@ struct FairBrakeLiveTests {
             ("Bo", .init(upMs: 110, downMs: 70, jitterMs: 8)), ("Ada", .init(upMs: 8, downMs: 8, jitterMs: 2)),
         ])
         let (bo, ada) = (phones[0], phones[1])
-        bo.pressBrake()
-        try await Task.sleep(for: .milliseconds(50))
-        ada.pressBrake()
+        let start = ContinuousClock.now
+        bo.pressBrake(at: start)
+        ada.pressBrake(at: start + .milliseconds(50))
         let brake = try await accepted(table)
         #expect(brake.brakeOwnerPlayerId == bo.id, "Ada's pull arrived about 50 ms before Bo's")
         #expect((brake.compensatedMs ?? 0) > 60, "\(brake)")
@@ -75,9 +75,9 @@ struct FairBrakeLiveTests {
             ("Honest", .init(upMs: 80, downMs: 80, jitterMs: 5)), ("Forger", .init(upMs: 5, downMs: 5)),
         ])
         let (honest, forger) = (phones[0], phones[1])
-        honest.pressBrake()
-        try await Task.sleep(for: .milliseconds(60))
-        forger.pressBrake(claimingEarlierBy: 2_000)
+        let start = ContinuousClock.now
+        honest.pressBrake(at: start)
+        forger.pressBrake(claimingEarlierBy: 2_000, at: start + .milliseconds(60))
         let brake = try await accepted(table)
         #expect(brake.brakeOwnerPlayerId == honest.id, "\(brake)")
         try await forger.socket.expect("BRAKE_REJECTED") { $0.payloadObject["reason"] as? String == "beaten" }
@@ -140,9 +140,8 @@ struct FairBrakeLiveTests {
         ])
         let (slow, quick) = (phones[1], phones[2])
         let start = ContinuousClock.now
-        slow.pressBrake()
-        try await Task.sleep(until: start + .milliseconds(20))
-        quick.pressBrake()
+        slow.pressBrake(at: start)
+        quick.pressBrake(at: start + .milliseconds(20))
         try await Task.sleep(until: start + .milliseconds(90))
         await box.kill()
         // If a busy machine makes the sleeps overshoot by 60 ms or more, the box may have decided

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// The names the box refuses (CONTRACT 4.4): insults and slurs in Swedish and English, from the
@@ -9,7 +10,7 @@ struct NameFilter: Sendable {
     private let words: Set<String>
 
     init(words: some Sequence<String>) {
-        self.words = Set(words.map { Self.fold($0) })
+        self.words = Set(words.flatMap { Self.words($0) })
     }
 
     /// The lists bundled with the box.
@@ -19,9 +20,9 @@ struct NameFilter: Sendable {
         }
         var words: [String] = []
         for language in ["en", "sv"] {
-            let text = try String(contentsOf: folder.appendingPathComponent("\(language).txt"), encoding: .utf8)
-            words += text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            let data = try Data(contentsOf: folder.appendingPathComponent("\(language).txt"))
+            words += String(decoding: data, as: UTF8.self).split(separator: "\n")
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }.map(String.init)
         }
         return NameFilter(words: words)
     }
@@ -33,20 +34,16 @@ struct NameFilter: Sendable {
     /// Whether `name` has a word on the lists.
     func refuses(_ name: String) -> Bool {
         // A 1 may stand for an i or an l: both readings are tried.
-        for reading in ["i", "l"] {
-            let folded = Self.fold(name, one: reading)
-            let tokens = folded.split { !$0.isLetter }
-            if tokens.contains(where: { words.contains(String($0)) }) { return true }
-        }
-        return false
+        ["i", "l"].contains { one in Self.words(name, one: one).contains(where: words.contains) }
     }
 
-    /// Lowercase, without diacritics, with the digits and signs that stand for letters read as them.
-    static func fold(_ text: String, one: String = "i") -> String {
-        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-        let stand: [Character: String] = [
+    /// The words of `text` as answers are compared (`AnswerText.words`: lowercase, without
+    /// diacritics, split at anything but letters and digits), with the digits and signs that stand
+    /// for letters read as them.
+    static func words(_ text: String, one: Character = "i") -> [String] {
+        let stand: [Character: Character] = [
             "0": "o", "1": one, "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s",
         ]
-        return String(plain.flatMap { stand[$0] ?? String($0) })
+        return AnswerText.words(String(text.lowercased().map { stand[$0] ?? $0 }))
     }
 }

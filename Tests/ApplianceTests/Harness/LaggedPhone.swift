@@ -24,8 +24,10 @@ final class LaggedPhone: Sendable {
 
     /// The phone's clock: monotonic, with its own epoch and offset, as `performance.timeOrigin +
     /// performance.now()` is.
-    var clockMs: Int64 {
-        let (seconds, attoseconds) = (ContinuousClock.now - Self.epoch).components
+    var clockMs: Int64 { clockMs(at: .now) }
+
+    func clockMs(at instant: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = (instant - Self.epoch).components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + offsetMs
     }
 
@@ -76,12 +78,16 @@ final class LaggedPhone: Sendable {
     /// Sends a message over the link.
     func send(_ message: ClientMessage) { outgoing.yield((message, .now)) }
 
-    /// The player presses the brake now: the pull says so on the phone's clock, and travels the link.
-    func pressBrake(levelPoints: Int? = nil) { send(.brakePull(.init(atClientMs: clockMs, levelPoints: levelPoints))) }
+    /// The player presses the brake at `instant` (now, or a moment ahead): the pull says so on the
+    /// phone's clock, and leaves then over the link. A test sets up presses a few milliseconds apart
+    /// without sleeping between them, so a busy machine cannot stretch the gap.
+    func pressBrake(levelPoints: Int? = nil, at instant: ContinuousClock.Instant = .now) {
+        outgoing.yield((.brakePull(.init(atClientMs: clockMs(at: instant), levelPoints: levelPoints)), instant))
+    }
 
-    /// Forges a press `earlierMs` before now.
-    func pressBrake(claimingEarlierBy earlierMs: Int64) {
-        send(.brakePull(.init(atClientMs: clockMs - earlierMs)))
+    /// Forges a press at `instant` that claims to be `earlierMs` before it.
+    func pressBrake(claimingEarlierBy earlierMs: Int64, at instant: ContinuousClock.Instant = .now) {
+        outgoing.yield((.brakePull(.init(atClientMs: clockMs(at: instant) - earlierMs)), instant))
     }
 
     private static func wait(until deadline: ContinuousClock.Instant) async {
