@@ -32,12 +32,12 @@ struct ClockProbes {
     private(set) var links: [String: Link] = [:]
     /// Where this room's grid starts within `gridMs`: rooms probe at different moments, not all at once.
     let gridPhaseMs: Int64
-
-    init(gridPhaseMs: Int64 = 0) { self.gridPhaseMs = gridPhaseMs }
     private var lastProbeId = 0
     private var nextQualityAt: Int64?
 
-    /// A PLAYER connection: its first probe is due at once.
+    init(gridPhaseMs: Int64 = 0) { self.gridPhaseMs = gridPhaseMs }
+
+    /// A PLAYER connection: its first probe is due at `now`.
     mutating func add(_ connectionId: String, participant: ParticipantID, now: Int64) {
         links[connectionId] = Link(participant: participant, nextAt: now)
     }

@@ -133,24 +133,25 @@ extension Game {
         // What the screen showed with the link's typical delay; if that was the intro, a brake or a
         // pause, then what it showed had the message that changed it come as fast as the link allows
         // (a later clue: fewer points, never more), before the pull is refused for it.
-        var typical = log.lastIndex { $0.at <= judgedAt - (timing?.screenDelayMs ?? 0) }
-        if typical.map({ Self.closed(log, since: $0) != nil }) ?? true,
-            let fastest = log.lastIndex(where: { $0.at <= judgedAt - (timing?.fastestMs ?? 0) }),
-            Self.closed(log, since: fastest) == nil
+        /// Whether the screen showed a clue, open for pulls ever since (no brake or pause after it).
+        let openSince = { (index: Int?) in index.map { Self.closed(log, since: $0) == nil } ?? false }
+        var seen = log.lastIndex { $0.at <= judgedAt - (timing?.screenDelayMs ?? 0) }
+        if !openSince(seen), let fastest = log.lastIndex(where: { $0.at <= judgedAt - (timing?.fastestMs ?? 0) }),
+            openSince(fastest)
         {
-            typical = fastest
+            seen = fastest
         }
         var judgedAt = judgedAt
-        if typical.map({ Self.closed(log, since: $0) != nil }) ?? true, let latest = log.indices.last,
-            log[latest].state == .open, levelPoints == round.destination.clues[current].points
+        if !openSince(seen), let latest = log.indices.last, openSince(latest),
+            levelPoints == round.destination.clues[current].points
         {
             // The phone says it showed the clue showing now, which it cannot have seen before the box
             // showed it: the press was after that, whatever a clock a few milliseconds off says.
-            typical = latest
+            seen = latest
             judgedAt = max(judgedAt, log[latest].at)
         }
         // The screen showed the intro: no clue to pull on yet.
-        guard let shown = typical else { return .failure(.notAllowed) }
+        guard let shown = seen else { return .failure(.notAllowed) }
         if let closed = Self.closed(log, since: shown) { return .failure(closed) }
         var level = log[shown].levelIndex
         if let levelPoints {
