@@ -61,12 +61,15 @@ struct FairBrakeLiveTests {
         let (bo, ada) = (phones[0], phones[1])
         let start = ContinuousClock.now
         bo.pressBrake(at: start)
-        // 80 ms: Ada's pull still arrives about 30 ms before Bo's, and the lead is well beyond the
+        // 80 ms: Ada's pull still arrives about 20 ms before Bo's, and the lead is well beyond the
         // 20 ms his asymmetric link puts on his clock estimate, and beyond what a loaded machine adds.
         ada.pressBrake(at: start + .milliseconds(80))
         let brake = try await accepted(table)
-        #expect(brake.brakeOwnerPlayerId == bo.id, "Ada's pull arrived about 30 ms before Bo's")
-        #expect((brake.compensatedMs ?? 0) > 60, "\(brake)")
+        #expect(brake.brakeOwnerPlayerId == bo.id, "Ada's pull arrived about 20 ms before Bo's")
+        // Bo wins only when his pull is set back by more than about 20 ms (Ada's arrives 22 ms first
+        // and is set back 8); how much more depends on the probes' round trips, which a loaded
+        // machine stretches.
+        #expect((brake.compensatedMs ?? 0) > 20, "\(brake)")
         #expect((brake.decidedAfterMs ?? 999) <= BrakeJudge.maxLookbackMs)
         try await ada.socket.expect("BRAKE_REJECTED") { $0.payloadObject["reason"] as? String == "beaten" }
     }
