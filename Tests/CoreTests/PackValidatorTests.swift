@@ -428,6 +428,75 @@ struct PackValidatorTests {
             ])
     }
 
+    @Test("difficulty and a claim's verification: their words, a checked claim says against what, the share")
+    func difficultyAndVerification() throws {
+        #expect(try problems { $0["difficulty"] = "easy" }.contains { $0.contains("followups[1].options") })
+        #expect(
+            try problems { $0["difficulty"] = "medium" } == [
+                "mini.json: $.difficulty: must be \"easy\", \"standard\", \"hard\", found \"medium\""
+            ])
+        let claim = { (verification: [String: Any]) in
+            try self.problems { tree in
+                self.clue(0, &tree) { clue in
+                    var claims = clue["claims"] as! [[String: Any]]
+                    claims[0]["verification"] = verification
+                    clue["claims"] = claims
+                }
+            }
+        }
+        #expect(try claim(["status": "unchecked"]).isEmpty)
+        #expect(
+            try claim(["status": "checked", "with": "https://en.wikipedia.org/wiki/Gothenburg: founded 1621"]).isEmpty)
+        #expect(
+            try claim(["status": "checked"]) == [
+                "mini.json: $.destinations[0].clues[0].claims[0].verification.with: a checked claim says what it was checked against"
+            ])
+        #expect(
+            try claim(["status": "sure"]) == [
+                "mini.json: $.destinations[0].clues[0].claims[0].verification.status: must be \"checked\", \"unchecked\", found \"sure\""
+            ])
+        var pack = try Fixture.miniPack()
+        #expect(PackValidator.checkedClaims(pack) == (0, 5))
+        pack.destinations[0].clues[0].claims[0].verification = .init(status: .checked, with: "a page")
+        pack.destinations[0].clues[1].claims[0].verification = .init(status: .unchecked)
+        #expect(PackValidator.checkedClaims(pack) == (1, 5))
+    }
+
+    @Test("the 10-point clue names no continent; an easy pack's has no year before 1900, and its followups options")
+    func continentsAndChildren() throws {
+        #expect(
+            try problems { tree in clue(0, &tree) { $0["text"] = "A port city that grew rich on European trade." } }
+                == [
+                    "mini.json: $.destinations[0].clues[0].text: the 10-point clue must not name the continent, but it says \"Europe\""
+                ])
+        #expect(
+            try problems { tree in clue(0, &tree) { $0["text"] = "En hamnstad i norra Europa." } }.count == 1)
+        // "American" usually means the United States (the country rule's business), and a later clue may
+        // say the continent.
+        #expect(
+            try problems { tree in clue(0, &tree) { $0["text"] = "An American firm opened a plant here." } }.isEmpty)
+        #expect(try problems { tree in clue(1, &tree) { $0["text"] = "A port city in northern Europe." } }.isEmpty)
+
+        let easy = try problems {
+            $0["difficulty"] = "easy"
+            followup(1, &$0) { $0["options"] = ["Gustavus Adolphus", "Charles XII", "Christina"] }
+        }
+        #expect(
+            easy == [
+                "mini.json: $.destinations[0].clues[0].text: an easy pack's 10-point clue must not lean on a year before 1900, found 1621"
+            ])
+        #expect(
+            try problems {
+                $0["difficulty"] = "easy"
+                followup(1, &$0) { $0["options"] = ["Gustavus Adolphus", "Charles XII", "Christina"] }
+                clue(0, &$0) { $0["text"] = "A port city where a famous football club won in 1982." }
+            }.isEmpty)
+        #expect(
+            PackValidator.yearsBefore1900(in: "In 1873, 1600-talet and the 1800s; not 1900, 2024 or 12345.") == [
+                1873, 1600, 1800,
+            ])
+    }
+
     @Test("mentions: word sequences and short inflections, not substrings")
     func mentions() {
         let words = AnswerText.words("Göteborgs hamn ligger vid Göta älv, nära New York-gatan.")

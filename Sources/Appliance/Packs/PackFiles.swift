@@ -36,8 +36,11 @@ enum PackFiles {
             problemCount += problems.count
             if let pack {
                 valid.append((file, pack))
+                let claims = PackValidator.checkedClaims(pack)
+                let share = claims.total == 0 ? 0 : claims.checked * 100 / claims.total
                 lines.append(
-                    "\(file): ok — \(pack.packId) (\(pack.language.rawValue)), \(pack.destinations.count) destinations")
+                    "\(file): ok — \(pack.packId) (\(pack.language.rawValue)), \(pack.destinations.count) destinations, "
+                        + "\(claims.checked) of \(claims.total) claims checked (\(share) %)")
                 lines += PackValidator.advice(pack, file: file).map { "warning: \($0)" }
             }
         }

@@ -6,13 +6,16 @@ public struct Pack: Codable, Sendable, Equatable {
     public var description: String?
     public var language: Language
     public var version: String
+    /// Who the pack is written for; a pack that says nothing is `standard`.
+    public var difficulty: PackDifficulty?
     public var licence: String
     public var attribution: String?
     public var destinations: [Destination]
 
     public init(
         format: Int = 1, packId: String, title: String, description: String? = nil, language: Language,
-        version: String, licence: String, attribution: String? = nil, destinations: [Destination]
+        version: String, difficulty: PackDifficulty? = nil, licence: String, attribution: String? = nil,
+        destinations: [Destination]
     ) {
         self.format = format
         self.packId = packId
@@ -20,6 +23,7 @@ public struct Pack: Codable, Sendable, Equatable {
         self.description = description
         self.language = language
         self.version = version
+        self.difficulty = difficulty
         self.licence = licence
         self.attribution = attribution
         self.destinations = destinations
@@ -28,6 +32,11 @@ public struct Pack: Codable, Sendable, Equatable {
 
 public enum Language: String, Codable, Sendable, CaseIterable {
     case sv, en
+}
+
+/// `easy` packs are for children (docs/packs.md, "Packs for children"), `hard` ones for quiz fans.
+public enum PackDifficulty: String, Codable, Sendable, CaseIterable {
+    case easy, standard, hard
 }
 
 public struct Destination: Codable, Sendable, Equatable {
@@ -86,11 +95,29 @@ public struct Claim: Codable, Sendable, Equatable {
     public var id: String
     public var statement: String
     public var sources: [String]
+    /// Whether a second reader checked the statement against a source, and against what.
+    public var verification: ClaimVerification?
 
-    public init(id: String, statement: String, sources: [String]) {
+    public init(id: String, statement: String, sources: [String], verification: ClaimVerification? = nil) {
         self.id = id
         self.statement = statement
         self.sources = sources
+        self.verification = verification
+    }
+}
+
+public struct ClaimVerification: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        case checked, unchecked
+    }
+
+    public var status: Status
+    /// For `checked`: what the statement was checked against (a source and what it says).
+    public var with: String?
+
+    public init(status: Status, with: String? = nil) {
+        self.status = status
+        self.with = with
     }
 }
 

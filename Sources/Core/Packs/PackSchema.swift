@@ -6,6 +6,8 @@ indirect enum Shape: Sendable {
     /// A one-line text holds no control character at all; a `multiline` one may break lines with "\n".
     case string(length: ClosedRange<Int>, multiline: Bool = false)
     case url
+    /// One of a few words, spelled exactly.
+    case choice([String])
     case integer(ClosedRange<Int>)
     case number(ClosedRange<Double>)
     case array(of: Shape, count: ClosedRange<Int>)
@@ -25,10 +27,16 @@ enum PackSchema {
     static let anyCount = 0...Int.max
     static let text = Shape.string(length: 1...2000)
 
+    static let verification = Shape.object([
+        .required("status", .choice(ClaimVerification.Status.allCases.map(\.rawValue))),
+        .optional("with", .string(length: 1...300, multiline: true)),
+    ])
+
     static let claim = Shape.object([
         .required("id", .string(length: 1...40)),
         .required("statement", .string(length: 1...500, multiline: true)),
         .required("sources", .array(of: .url, count: 1...10)),
+        .optional("verification", verification),
     ])
 
     static let clue = Shape.object([
@@ -67,6 +75,7 @@ enum PackSchema {
         .optional("description", .string(length: 1...300, multiline: true)),
         .required("language", .string(length: 2...2)),
         .required("version", .string(length: 1...20)),
+        .optional("difficulty", .choice(PackDifficulty.allCases.map(\.rawValue))),
         .required("licence", .string(length: 1...60)),
         .optional("attribution", .string(length: 1...300, multiline: true)),
         .required("destinations", .array(of: destination, count: 1...500)),
@@ -102,6 +111,14 @@ enum PackSchema {
                 return [PackProblem(path: path, reason: "must be an http(s) URL, found \"\(string)\"")]
             }
             return []
+        case (.choice(let words), .string(let string)):
+            return words.contains(string)
+                ? []
+                : [
+                    PackProblem(
+                        path: path,
+                        reason: "must be \(words.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(string)\"")
+                ]
         case (.integer(let range), .number(let number)):
             guard number.rounded() == number, let integer = Int(exactly: number) else {
                 return [PackProblem(path: path, reason: "must be a whole number, found \(number)")]
@@ -146,7 +163,7 @@ enum PackSchema {
                 problems += check(member, against: field.shape, at: path.key(field.name))
             }
             return problems
-        case (.string, _), (.url, _):
+        case (.string, _), (.url, _), (.choice, _):
             return [PackProblem(path: path, reason: "must be a string, found \(value.kindName)")]
         case (.integer, _), (.number, _):
             return [PackProblem(path: path, reason: "must be a number, found \(value.kindName)")]

@@ -122,8 +122,51 @@ public enum PackValidator {
                 problem(at.key("aliases").index(a), "has no letters or digits")
             }
             problems += check(destination, at: at)
+            if pack.difficulty == .easy { problems += checkForChildren(destination, at: at) }
         }
         return problems
+    }
+
+    /// How many of the pack's claims a reader checked against a source, of how many.
+    public static func checkedClaims(_ pack: Pack) -> (checked: Int, total: Int) {
+        let claims = pack.destinations.flatMap { $0.clues.flatMap(\.claims) }
+        return (claims.count { $0.verification?.status == .checked }, claims.count)
+    }
+
+    /// An `easy` pack is for a nine-year-old: the 10-point clue holds no year before 1900 (a child
+    /// cannot place it), and every followup has options to choose from.
+    private static func checkForChildren(_ destination: Destination, at: JSONPath) -> [PackProblem] {
+        var problems: [PackProblem] = []
+        if let first = destination.clues.first, first.points == 10,
+            let year = yearsBefore1900(in: first.text).first
+        {
+            problems.append(
+                PackProblem(
+                    path: at.key("clues").index(0).key("text"),
+                    reason: "an easy pack's 10-point clue must not lean on a year before 1900, found \(year)"))
+        }
+        for (f, followup) in destination.followups.enumerated() where followup.options == nil {
+            problems.append(
+                PackProblem(
+                    path: at.key("followups").index(f).key("options"),
+                    reason: "an easy pack's followups need options to choose from"))
+        }
+        return problems
+    }
+
+    /// Numbers written as years from 1000 to 1899 ("1873", "1600-talet", "the 1800s").
+    static func yearsBefore1900(in text: String) -> [Int] {
+        var years: [Int] = []
+        var digits = ""
+        for character in text + " " {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+                continue
+            }
+            if digits.count == 4, let year = Int(digits), (1000..<1900).contains(year) { years.append(year) }
+            digits = ""
+        }
+        return years
     }
 
     /// What a pack author should hear about but the box plays anyway: `pack validate` prints it as
@@ -197,10 +240,21 @@ public enum PackValidator {
                     clueAt.key("text"),
                     "says \"\(word)\": a superlative needs a claim of this clue that states it (blueprint 10.3)")
             }
-            for (k, claim) in clue.claims.enumerated() where !claimIds.insert(claim.id).inserted {
+            if clue.points == 10, let continent = Self.continents.first(where: { mentions(words, $0) }) {
                 problem(
-                    clueAt.key("claims").index(k).key("id"),
-                    "\"\(claim.id)\" is used by another claim of this destination")
+                    clueAt.key("text"),
+                    "the 10-point clue must not name the continent, but it says \"\(continent)\"")
+            }
+            for (k, claim) in clue.claims.enumerated() {
+                let claimAt = clueAt.key("claims").index(k)
+                if !claimIds.insert(claim.id).inserted {
+                    problem(claimAt.key("id"), "\"\(claim.id)\" is used by another claim of this destination")
+                }
+                if let verification = claim.verification, verification.status == .checked,
+                    (verification.with ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                {
+                    problem(claimAt.key("verification").key("with"), "a checked claim says what it was checked against")
+                }
             }
         }
 
@@ -253,6 +307,16 @@ public enum PackValidator {
         }
         return problems
     }
+
+    /// Continents and the words made from them, in both languages: at 10 points they halve the map.
+    /// A one-word name also catches its adjective ("European", "Asian"). "America", "American" and
+    /// "Amerika" are left out: they usually mean the United States, which the country rule covers.
+    static let continents = [
+        "Europe", "Asia", "Africa", "Oceania", "Antarctica", "Americas", "North America", "South America",
+        "Central America", "Latin America", "Europa", "europeisk", "Asien", "asiatisk", "Afrika", "afrikansk",
+        "Oceanien", "Antarktis", "Nordamerika", "nordamerikansk", "Sydamerika", "sydamerikansk", "Centralamerika",
+        "Latinamerika", "latinamerikansk",
+    ]
 
     /// Words that claim a record ("the oldest", "största"). Blueprint 10.3: only when a source says so,
     /// so a clue that uses one must have a claim that states it.
