@@ -172,4 +172,30 @@ struct WholeGameTests {
                 == DestinationDraw.draw(5, from: pack, recentlyPlayed: [], using: &b))
         #expect(DestinationDraw.draw(99, from: pack, recentlyPlayed: [], using: &a).count == pack.destinations.count)
     }
+
+    @Test("within a game no two destinations of one country follow each other, where the pack allows it")
+    func drawCountries() throws {
+        let world = try Self.shippedPack("sv-varlden")
+        var pack = try Self.shippedPack("sv-sverige")
+        // Sweden's twelve and three abroad.
+        pack.destinations += world.destinations.prefix(3)
+        for seed in 1...40 {
+            var random = SplitMix64(seed: UInt64(seed))
+            let abroad = Set(world.destinations.prefix(3).map(\.id))
+            // The three abroad and two Swedish towns are the freshest: the rest were played.
+            let played = pack.destinations.map(\.id).filter { !abroad.contains($0) }
+            let drawn = DestinationDraw.draw(5, from: pack, recentlyPlayed: Array(played.prefix(10)), using: &random)
+            #expect(Set(drawn.map(\.id)).isSuperset(of: abroad), "freshness still decides what is played")
+            let countries = drawn.map(\.country)
+            #expect(zip(countries, countries.dropFirst()).allSatisfy { $0 != $1 }, "\(countries)")
+        }
+        // A pack of one country is played as it is.
+        var random = SplitMix64(seed: 3)
+        #expect(
+            try DestinationDraw.draw(3, from: Self.shippedPack("sv-sverige"), recentlyPlayed: [], using: &random).count
+                == 3)
+        // Among equally fresh destinations, another country is taken before a second of the same.
+        let fresh = DestinationDraw.draw(4, from: pack, recentlyPlayed: [], using: &random).map(\.country)
+        #expect(zip(fresh, fresh.dropFirst()).allSatisfy { $0 != $1 }, "\(fresh)")
+    }
 }
