@@ -9,7 +9,8 @@ import Synchronization
 /// others. Packs written on the box are playable at once, without a restart.
 final class PackLibrary: Sendable {
     enum Origin: String, Codable, Sendable {
-        case shipped, box
+        /// `mix`: every pack of a language at once (`PackLibrary+Mix.swift`).
+        case shipped, box, mix
     }
 
     struct Entry: Sendable {
@@ -49,6 +50,12 @@ final class PackLibrary: Sendable {
         var entries: [String: Entry] = [:]
         for (folder, origin) in [(directory, Origin.shipped)] + (boxDirectory.map { [($0, Origin.box)] } ?? []) {
             for (path, pack, retiring) in Self.load(folder, origin: origin, logger: logger) {
+                guard Self.mixLanguage(pack.packId) == nil else {
+                    logger.error(
+                        "pack left out: the id is the mix's",
+                        metadata: ["file": "\(PackFiles.file(for: path))", "pack.id": "\(pack.packId)"])
+                    continue
+                }
                 guard entries[pack.packId] == nil else {
                     logger.error(
                         "pack left out: duplicate id",
@@ -91,11 +98,23 @@ final class PackLibrary: Sendable {
     // MARK: Reading
 
     /// Any pack the box holds, a retiring one too: for the sessions that play it.
-    subscript(packId: String) -> Pack? { entries.withLock { $0[packId]?.pack } }
+    subscript(packId: String) -> Pack? {
+        if let language = Self.mixLanguage(packId) { return mix(language)?.pack }
+        return entries.withLock { $0[packId]?.pack }
+    }
 
     /// A pack a new session may choose.
     func offered(_ packId: String) -> Pack? {
-        entries.withLock { entries in entries[packId].flatMap { $0.retiring ? nil : $0.pack } }
+        if let language = Self.mixLanguage(packId) { return mix(language)?.pack }
+        return entries.withLock { entries in entries[packId].flatMap { $0.retiring ? nil : $0.pack } }
+    }
+
+    /// The packs new sessions may choose, as `summaries` lists them.
+    var offeredEntries: [Entry] {
+        entries.withLock { entries in
+            entries.values.filter { !$0.retiring }
+                .sorted { ($0.origin == .box ? 0 : 1, $0.pack.packId) < ($1.origin == .box ? 0 : 1, $1.pack.packId) }
+        }
     }
 
     /// The default pack's id: the preferred one if it is offered, else the first Swedish pack (the
@@ -115,17 +134,12 @@ final class PackLibrary: Sendable {
         return packs.filter { language == nil || $0.language == language }.min { $0.packId < $1.packId }
     }
 
-    /// The packs new sessions may choose: the family's own first, then the shipped ones, each by id.
+    /// The packs new sessions may choose: the family's own first, then the shipped ones, each by id,
+    /// then a mix of each language that has two packs or more.
     var summaries: [PackSummary] {
-        entries.withLock { entries in
-            entries.values.filter { !$0.retiring }
-                .sorted { ($0.origin == .box ? 0 : 1, $0.pack.packId) < ($1.origin == .box ? 0 : 1, $1.pack.packId) }
-                .map {
-                    PackSummary(
-                        packId: $0.pack.packId, title: $0.pack.title, language: $0.pack.language,
-                        destinations: $0.pack.destinations.count, origin: $0.origin)
-                }
-        }
+        let single = offeredEntries.map { PackSummary($0.pack, origin: $0.origin) }
+        let mixes = Language.allCases.compactMap { mix($0) }.map { PackSummary($0.pack, origin: .mix) }
+        return single + mixes
     }
 
     /// Where a pack's rendered clip lives, if the id is well formed.
@@ -133,7 +147,13 @@ final class PackLibrary: Sendable {
         guard !clipId.isEmpty, clipId.count <= 80,
             clipId.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" })
         else { return nil }
-        let folder = entries.withLock { $0[packId]?.folder } ?? (directory as NSString).appendingPathComponent(packId)
+        let folder: String
+        if let language = Self.mixLanguage(packId) {
+            guard let found = mix(language)?.folder(ofClip: clipId) else { return nil }
+            folder = found
+        } else {
+            folder = entries.withLock { $0[packId]?.folder } ?? (directory as NSString).appendingPathComponent(packId)
+        }
         return (folder as NSString).appendingPathComponent("voice/\(clipId).wav")
     }
 
@@ -155,6 +175,7 @@ final class PackLibrary: Sendable {
         guard pack.packId == packId else {
             throw .invalid([PackProblem(path: "$.packId", reason: "must be \"\(packId)\", the id in the address")])
         }
+        guard Self.mixLanguage(packId) == nil else { throw .readOnly }
         return try entries.withLock { entries throws(WriteError) -> Written in
             if entries[packId]?.origin == .shipped { throw .readOnly }
             let folder = (boxDirectory as NSString).appendingPathComponent(packId)
@@ -181,6 +202,7 @@ final class PackLibrary: Sendable {
     /// Deletes a pack written on the box. One that a live session plays (`inUse`) is offered to no new
     /// session from now on, and goes once no session plays it (`removeRetiring`), a restart between.
     func delete(_ packId: String, inUse: Bool) throws(WriteError) {
+        guard Self.mixLanguage(packId) == nil else { throw .readOnly }
         try entries.withLock { entries throws(WriteError) in
             guard let entry = entries[packId], !entry.retiring else { throw .notFound }
             guard entry.origin == .box else { throw .readOnly }
@@ -249,4 +271,14 @@ struct PackSummary: Codable, Sendable, Equatable {
     var language: Language
     var destinations: Int
     var origin: PackLibrary.Origin
+    var difficulty: PackDifficulty
+
+    init(_ pack: Pack, origin: PackLibrary.Origin) {
+        packId = pack.packId
+        title = pack.title
+        language = pack.language
+        destinations = pack.destinations.count
+        self.origin = origin
+        difficulty = pack.difficulty ?? .standard
+    }
 }

@@ -261,11 +261,15 @@ actor SessionRoom {
         guard let pack = environment.packs[game.settings.packId] else {
             throw BoxError(status: 409, code: .invalidPhase, message: "This session's pack is no longer on the box")
         }
-        let recent = (try? environment.database.recentlyPlayed(packId: pack.packId)) ?? []
+        // A mix's destinations are recorded under the packs they come from.
+        let recordedUnder = environment.packs.recordingPacks(of: pack.packId)
+        let recent = (try? environment.database.recentlyPlayed(packIds: Set(recordedUnder.values))) ?? []
         var generator = SystemRandomNumberGenerator()
         let destinations = DestinationDraw.draw(
             game.settings.destinationsCount, from: pack, recentlyPlayed: recent, using: &generator)
-        let played = destinations.map { PlayedRecord(packId: pack.packId, destinationId: $0.id, playedAt: now) }
+        let played = destinations.map {
+            PlayedRecord(packId: recordedUnder[$0.id] ?? pack.packId, destinationId: $0.id, playedAt: now)
+        }
         return try run(.start(destinations: destinations), by: actor, now: now, origin: origin, played: played)
     }
 

@@ -241,12 +241,14 @@ struct BoxDatabase: Sendable {
         }
     }
 
-    /// Destination ids of a pack, most recently played first.
-    func recentlyPlayed(packId: String) throws -> [String] {
-        try writer.read { db in
+    /// Destination ids played from these packs, most recently played first.
+    func recentlyPlayed(packIds: Set<String>) throws -> [String] {
+        guard !packIds.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: packIds.count).joined(separator: ", ")
+        return try writer.read { db in
             try String.fetchAll(
-                db, sql: "SELECT destinationId FROM played WHERE packId = ? ORDER BY playedAt DESC", arguments: [packId]
-            )
+                db, sql: "SELECT destinationId FROM played WHERE packId IN (\(marks)) ORDER BY playedAt DESC",
+                arguments: StatementArguments(packIds.sorted()))
         }
     }
 

@@ -97,7 +97,12 @@ function createScreen() {
         h(
           "option",
           { value: p.packId, selected: p === first && !packSelect.dataset.touched },
-          `${p.title} (${p.language.toUpperCase()}, ${t("create.destinations", { n: p.destinations })})`,
+          `${p.title} (${[
+            p.language.toUpperCase(),
+            t("create.destinations", { n: p.destinations }),
+            // A v1 box says nothing of difficulty; "standard" goes without saying.
+            ...(p.difficulty === "easy" || p.difficulty === "hard" ? [t(`create.difficulty.${p.difficulty}`)] : []),
+          ].join(", ")})`,
         ),
       ),
     );
