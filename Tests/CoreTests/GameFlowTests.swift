@@ -295,6 +295,26 @@ struct GameFlowTests {
         #expect(
             try idle.game.apply(.end(reason: "expired"), by: .box, now: idle.now).contains(.ended(reason: "expired")))
     }
+
+    @Test("a phone the host kicked joins no more under any name; one that left, and other phones, do")
+    func kickedDevice() throws {
+        var table = try Table(players: 0)
+        let join = { (table: inout Table, id: String, name: String, device: String?) in
+            try table.game.apply(.join(playerId: id, name: name, device: device), by: .box, now: table.now)
+        }
+        try join(&table, "p1", "Troll", "phone-a")
+        try join(&table, "p2", "Walker", "phone-b")
+        try table.host(.kick(playerId: "p1"))
+        #expect(throws: GameError.forbidden("The host removed this phone from the game")) {
+            try join(&table, "p3", "Nice Person", "phone-a")
+        }
+        try join(&table, "p3", "Nice Person", "phone-c")
+        try join(&table, "p4", "No cookie", nil)
+        // Leaving is not a kick: that phone comes back.
+        _ = try table.game.apply(.leave, by: .participant("p2"), now: table.now)
+        try join(&table, "p5", "Walker", "phone-b")
+        #expect(table.game.players.map(\.name) == ["Nice Person", "No cookie", "Walker"])
+    }
 }
 
 @Suite("Kiosk rules", .timeLimit(.minutes(5)))

@@ -103,8 +103,9 @@ actor SessionRoom {
 
     /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
     /// Returns once it is saved: the token must not be handed out before.
-    func seat(_ role: Role, name: String?, now: Int64) async throws(BoxError) -> Seat {
-        try await seat(role, name: name, now: now, newSession: nil)
+    /// `device`: a hash of the phone's device cookie, which a host's kick keeps out of the session.
+    func seat(_ role: Role, name: String?, device: String? = nil, now: Int64) async throws(BoxError) -> Seat {
+        try await seat(role, name: name, device: device, now: now, newSession: nil)
     }
 
     /// A new session: the room seats its creator, and the session row is written with that first command.
@@ -117,10 +118,10 @@ actor SessionRoom {
     }
 
     private func seat(
-        _ role: Role, name: String?, now: Int64, newSession: SessionRecord?
+        _ role: Role, name: String?, device: String? = nil, now: Int64, newSession: SessionRecord?
     ) async throws(BoxError) -> Seat {
         let now = advance(now)
-        let new = NewSeat(role, name: name, sessionId: id, now: now)
+        let new = NewSeat(role, name: name, device: device, sessionId: id, now: now)
         try await run(new.command, by: .box, now: now, newParticipant: new.record, newSession: newSession)?.wait()
         return new.seat
     }

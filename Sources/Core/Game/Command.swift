@@ -1,7 +1,8 @@
 /// What can happen to a game. Commands are data so every game can be replayed from its log.
 public enum Command: Codable, Sendable, Equatable {
     // Membership, issued by the box on REST calls.
-    case join(playerId: ParticipantID, name: String)
+    /// `device`: a hash of the phone's device cookie (docs/protocol.md, "Devices"), when it sent one.
+    case join(playerId: ParticipantID, name: String, device: String? = nil)
     case claimHost(ParticipantID)
     case claimTv(ParticipantID)
     // Host commands.

@@ -18,8 +18,11 @@ extension Game {
     }
 
     mutating func join(
-        _ id: ParticipantID, name raw: String, now: ServerTime, into out: inout EffectList
+        _ id: ParticipantID, name raw: String, device: String?, now: ServerTime, into out: inout EffectList
     ) throws(GameError) {
+        if let device, kickedDevices.contains(device) {
+            throw .forbidden("The host removed this phone from the game")
+        }
         guard phase != .finalResults && phase != .roundEnd else { throw .gameFinished }
         let name = try Self.validName(raw)
         guard role(of: id) == nil else { throw .invalidPayload("Participant \(id) is already in this session") }
@@ -27,6 +30,7 @@ extension Game {
         guard players.count < limits.maxPlayers else { throw .sessionFull }
         let player = Player(id: id, name: name, points: 0, joinedAt: now)
         players.append(player)
+        if let device { devices[id] = device }
         presence[id] = .disconnected(since: now)
         out.everyone(.playerJoined(PlayerJoined(player: view(of: player))))
         out.everyone(.lobbyUpdated(lobby(at: now)))
@@ -63,6 +67,7 @@ extension Game {
         if brake?.ownerId == id { releaseBrake(now: now, into: &out) }
         withdrawPulls(of: id, now: now, into: &out)
         players.removeAll { $0.id == id }
+        devices[id] = nil
         presence[id] = nil
         lastBrakePull[id] = nil
         round?.locks.removeAll { $0.playerId == id }

@@ -34,6 +34,10 @@ public struct Game: Codable, Sendable, Equatable {
     public internal(set) var finalResults: FinalResults?
     public internal(set) var endedReason: String?
     var lastBrakePull: [ParticipantID: ServerTime] = [:]
+    /// The device (a hash of its cookie) each player joined from, where it said; never sent to anyone.
+    var devices: [ParticipantID: String] = [:]
+    /// Devices whose player the host kicked: they join this session no more, under any name.
+    var kickedDevices: Set<String> = []
     var timerCount = 0
 
     public static let defaultMusicGainDb = -8.0
@@ -73,9 +77,9 @@ public struct Game: Codable, Sendable, Equatable {
         _ command: Command, by actor: Issuer, now: ServerTime, into out: inout EffectList
     ) throws(GameError) {
         switch command {
-        case .join(let playerId, let name):
+        case .join(let playerId, let name, let device):
             try requireBox(actor, "join")
-            try join(playerId, name: name, now: now, into: &out)
+            try join(playerId, name: name, device: device, now: now, into: &out)
         case .claimHost(let id):
             try requireBox(actor, "claim the host role")
             try claimHost(id, now: now, into: &out)
@@ -111,6 +115,8 @@ public struct Game: Codable, Sendable, Equatable {
             guard players.contains(where: { $0.id == playerId }) else {
                 throw .invalidPayload("No player \(playerId) in this session")
             }
+            // A phone the host sent away does not come back under another name.
+            if actor != .box, let device = devices[playerId] { kickedDevices.insert(device) }
             removePlayer(playerId, reason: actor == .box ? .left : .kicked, now: now, into: &out)
         case .restart:
             try requireHostOrKiosk(actor)

@@ -157,6 +157,15 @@ enum HarnessError: Error {
 struct HTTP {
     let base: String
 
+    /// Keeps no cookies: each call is a new phone unless it sends the box's device cookie itself.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration)
+    }()
+
     struct Reply: @unchecked Sendable {
         var status: Int
         var body: Data
@@ -179,7 +188,7 @@ struct HTTP {
         }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
