@@ -125,7 +125,7 @@ struct Box: Sendable {
         if let kiosk { KioskController(director: kiosk).addRoutes(to: router) }
         SessionsController(
             hub: hub, environment: environment, throttle: MissThrottle(), kiosk: kiosk,
-            names: configuration.filterNames ? names : nil
+            staffPin: configuration.kiosk?.staffPin, names: configuration.filterNames ? names : nil
         ).addRoutes(to: router)
         PacksController(hub: hub, packs: environment.packs, adminToken: adminToken, logger: environment.logger)
             .addRoutes(to: router)

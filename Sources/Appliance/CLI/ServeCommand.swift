@@ -95,6 +95,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("kiosk-renew-commands"), help: ArgumentHelp(visibility: .hidden))
     var kioskRenewCommands = KioskOptions().renewAfterCommands
 
+    @Option(
+        name: .customLong("staff-pin"),
+        help: ArgumentHelp(
+            "With --kiosk: the PIN that lets the venue's staff join the kiosk's game as its host (4–32 characters, no spaces).",
+            valueName: "PIN"))
+    var staffPin: String?
+
     @Flag(help: "Take any name, also insults and slurs (which the box refuses otherwise).")
     var allowAnyName = false
 
@@ -131,6 +138,14 @@ struct ServeCommand: AsyncParsableCommand {
         // A guest who has just joined is away until their phone connects: give it time.
         guard kioskAwaySeconds >= 10 else {
             throw ValidationError("--kiosk-away-seconds must be 10 or more")
+        }
+        if let staffPin {
+            guard kiosk else { throw ValidationError("--staff-pin is for a kiosk: give --kiosk too") }
+            guard (4...32).contains(staffPin.count),
+                staffPin.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 })
+            else {
+                throw ValidationError("--staff-pin must be 4–32 letters, digits or signs, with no spaces")
+            }
         }
         guard !audioDevice.isEmpty else { throw ValidationError("--audio-device must name a device") }
         guard autoPace > 0, autoPace <= 10 else { throw ValidationError("--auto-pace must be above 0 and at most 10") }
@@ -178,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
                 settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds,
-                awaySeconds: kioskAwaySeconds, renewAfterCommands: max(1, kioskRenewCommands))
+                awaySeconds: kioskAwaySeconds, renewAfterCommands: max(1, kioskRenewCommands), staffPin: staffPin)
         }
 
         let level = configuration.logLevel

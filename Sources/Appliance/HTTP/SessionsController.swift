@@ -11,6 +11,10 @@ struct SessionsController: Sendable {
     var creates = CreateThrottle()
     /// With `--kiosk`: its sessions' screen is the box's own, which nobody may take over.
     var kiosk: KioskDirector? = nil
+    /// With `--staff-pin`: who joins the kiosk's session as HOST with it is the staff's seat.
+    var staffPin: String? = nil
+    /// Wrong staff PINs: five a minute from one address, then 429.
+    let wrongPins = MissThrottle(limit: 5, windowMs: 60_000)
     /// Names with insults or slurs are refused; nil with `--allow-any-name`.
     var names: NameFilter? = nil
 
@@ -124,6 +128,8 @@ struct SessionsController: Sendable {
         var role: Role?
         var joinToken: String?
         var joinCode: String?
+        /// CONTRACT 4.4: the venue's staff PIN, for HOST in a kiosk's session.
+        var staffPin: String?
     }
 
     struct JoinResponse: Encodable {
@@ -145,21 +151,26 @@ struct SessionsController: Sendable {
         let (room, summary) = try await liveRoom(context, now: now)
         let tokenMatches = body.joinToken.map { Secrets.equal($0, summary.joinToken) } ?? false
         try admit(tokenMatches: tokenMatches, code: body.joinCode, to: room, context, now: now)
-        // The kiosk's game has no host: a guest who took the seat could pause it for the evening.
-        if role == .host, await isKiosk(room) {
-            throw BoxError(status: 403, code: .forbidden, message: "This game runs by itself; join as a player")
-        }
+        // The kiosk's game has no host but its staff: a guest who took the seat could pause it for
+        // the evening.
+        if role == .host, await isKiosk(room) { try checkStaffPin(body.staffPin, context, now: now) }
         if role == .player, let names, let name = body.name, names.refuses(name) {
             throw BoxError(
                 status: 400, code: .invalidName,
                 message: "Please choose another name: this one is not allowed here")
         }
-        let seat = try await room.seat(role, name: body.name, now: now)
-        return try JSON.response(
+        // A phone's first join gives it a device cookie; the next ones bring it back.
+        let sentDevice = role == .player ? DeviceCookie.token(in: request.headers) : nil
+        let newDevice = role == .player && sentDevice == nil ? Secrets.token() : nil
+        let device = (sentDevice ?? newDevice).map(Secrets.hash)
+        let seat = try await room.seat(role, name: body.name, device: device, now: now)
+        var response = try JSON.response(
             JoinResponse(
                 sessionId: room.id, joinCode: room.joinCode, playerId: seat.participantId, playerAuthToken: seat.token,
                 role: role, wsUrl: environment.address.webSocketURL),
             status: .created)
+        if let newDevice { response.headers[.setCookie] = DeviceCookie.header(newDevice) }
+        return response
     }
 
     struct TvRequest: Decodable {
@@ -191,6 +202,27 @@ struct SessionsController: Sendable {
                 sessionId: room.id, joinCode: room.joinCode, tvAuthToken: seat.token,
                 wsUrl: environment.address.webSocketURL),
             status: .created)
+    }
+
+    /// A HOST join into the kiosk's session: the staff's PIN, or 403; past five wrong PINs a minute
+    /// from one address, 429 until the minute is over (the right PIN too).
+    private func checkStaffPin(_ pin: String?, _ context: BoxRequestContext, now: Int64) throws(BoxError) {
+        guard let staffPin else {
+            throw BoxError(status: 403, code: .forbidden, message: "This game runs by itself; join as a player")
+        }
+        let caller = context.callerAddress
+        if let wait = wrongPins.wait(for: caller, now: now) {
+            throw BoxError.rateLimited("Too many wrong PINs: try again in \(wait) s", retryAfter: wait)
+        }
+        guard let pin else {
+            throw BoxError(
+                status: 403, code: .forbidden, message: "This game runs by itself; staff join with their PIN")
+        }
+        // A guest who taps "Host" without a PIN is not guessing one: only wrong PINs count.
+        guard Secrets.equal(pin, staffPin) else {
+            wrongPins.recordMiss(caller, now: now)
+            throw BoxError(status: 403, code: .forbidden, message: "That is not the staff PIN")
+        }
     }
 
     /// Whether this is the `--kiosk` session: its screen is the box's own, and it has no host.

@@ -23,12 +23,23 @@ struct KioskOptions: Sendable {
     /// few games): the log, replayed at every start of the box, stays the length of one group's
     /// evening rather than a month's.
     var renewAfterCommands = 300
+    /// With `--staff-pin`: a phone or console that joins the kiosk's session as HOST with this PIN
+    /// gets the host's controls (CONTRACT 4.4); without it nobody may host.
+    var staffPin: String?
 
     /// The settings of a kiosk session: `settings`, with autoAdvance on. Checked at the start of the
     /// box, so that settings it cannot use are said then, not met by the first guest.
+    /// Without a pack named, a kiosk plays the mix of its language's packs where there is one: its
+    /// regulars meet every destination of every pack before one comes back, which no turn of whole
+    /// packs gives them.
     func sessionSettings(in environment: RoomEnvironment) throws(BoxError) -> Settings {
         var request = settings
         request.autoAdvance = true
+        if request.packId == nil, let language = environment.packs.defaultPack(for: request.language)?.language,
+            environment.packs.offered(PackLibrary.mixId(language)) != nil
+        {
+            request.packId = PackLibrary.mixId(language)
+        }
         return try environment.settings(from: request)
     }
 }

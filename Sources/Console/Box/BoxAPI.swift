@@ -67,7 +67,8 @@ struct BoxAPI: Sendable {
     }
 
     /// Finds the session of `code`, then takes the seat of `role` in it.
-    func join(code: String, as role: Role, name: String?) async throws(ConsoleError) -> Seat {
+    /// `staffPin`: a venue's staff PIN, to host a kiosk's game (CONTRACT 4.4).
+    func join(code: String, as role: Role, name: String?, staffPin: String? = nil) async throws(ConsoleError) -> Seat {
         let cleaned = code.uppercased().filter { $0 != " " && $0 != "-" }
         guard !cleaned.isEmpty, cleaned.allSatisfy({ $0.isLetter || $0.isNumber }) else {
             throw .refused(code: ErrorCode.sessionNotFound.rawValue, message: "Session not found or expired")
@@ -81,6 +82,7 @@ struct BoxAPI: Sendable {
         case .host, .player:
             var body = ["role": role.rawValue, "joinCode": found.joinCode]
             if let name { body["name"] = name }
+            if role == .host, let staffPin { body["staffPin"] = staffPin }
             let joined: Joined = try await call("POST", "/v1/sessions/\(found.sessionId)/join", body: body)
             return Seat(
                 role: role, sessionId: joined.sessionId, joinCode: joined.joinCode, token: joined.playerAuthToken,

@@ -27,8 +27,14 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(help: "Your name in the game (players: required, 1–20 characters).")
     var name: String?
 
+    @Option(
+        name: .customLong("staff-pin"),
+        help: ArgumentHelp("With --as host: the venue's staff PIN, to host a kiosk's game.", valueName: "PIN"))
+    var staffPin: String?
+
     func validate() throws {
         if role == .player, (name ?? "").isEmpty { throw ValidationError("a player needs --name") }
+        if staffPin != nil, role != .host { throw ValidationError("--staff-pin is for --as host") }
     }
 
     func run() async throws {
@@ -69,7 +75,7 @@ struct JoinCommand: AsyncParsableCommand {
         Leaving.install(nil)
         while true {
             do {
-                return try await api.join(code: code, as: role.role, name: name)
+                return try await api.join(code: code, as: role.role, name: name, staffPin: staffPin)
             } catch .refused(let refusal, let message) where refusal == ErrorCode.gameFinished.rawValue {
                 if waiting == nil {
                     print(

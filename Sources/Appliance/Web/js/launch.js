@@ -224,6 +224,8 @@ function joinScreen(state) {
 
 function roleScreen({ session }) {
   const error = h("p", { class: "error-text", role: "alert" });
+  // A kiosk's game has no host, but its staff may take the controls with their PIN (CONTRACT 4.4).
+  const staff = h("form", { class: "stack", id: "staff", hidden: true });
   const asPlayer = () =>
     location.assign(`/join/${encodeURIComponent(session.sessionId)}?code=${encodeURIComponent(session.joinCode)}`);
   const hostButton = h(
@@ -235,16 +237,13 @@ function roleScreen({ session }) {
       onclick: async () => {
         hostButton.disabled = true;
         try {
-          const joined = await api("POST", `/v1/sessions/${session.sessionId}/join`, {
-            role: "HOST",
-            joinCode: session.joinCode,
-          });
-          seats.set("host", { sessionId: joined.sessionId, token: joined.playerAuthToken, joinCode: joined.joinCode });
-          location.assign("/host");
+          await joinAsHost();
         } catch (e) {
-          // FORBIDDEN: a kiosk's game, which runs by itself. Anything else can be tried again.
+          // FORBIDDEN: a kiosk's game, which runs by itself, or its staff's. Anything else can be
+          // tried again.
           if (e.code === "FORBIDDEN") {
             error.textContent = t("role.noHostHere");
+            staff.hidden = false;
           } else {
             error.textContent = errorMessage(e);
             hostButton.disabled = false;
@@ -254,6 +253,35 @@ function roleScreen({ session }) {
     },
     t("role.host"),
   );
+  const joinAsHost = async (staffPin) => {
+    const joined = await api("POST", `/v1/sessions/${session.sessionId}/join`, {
+      role: "HOST",
+      joinCode: session.joinCode,
+      ...(staffPin ? { staffPin } : {}),
+    });
+    seats.set("host", { sessionId: joined.sessionId, token: joined.playerAuthToken, joinCode: joined.joinCode });
+    location.assign("/host");
+  };
+  const pin = h("input", { id: "staff-pin", type: "password", autocomplete: "off", maxlength: 32, required: true });
+  const staffButton = h("button", { class: "secondary block", type: "submit" }, t("role.staffJoin"));
+  fill(
+    staff,
+    h("p", { class: "help" }, t("role.staffHelp")),
+    h("label", { for: "staff-pin" }, t("role.staffPin")),
+    pin,
+    staffButton,
+  );
+  staff.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    staffButton.disabled = true;
+    try {
+      await joinAsHost(pin.value);
+    } catch (e) {
+      error.textContent = e.code === "FORBIDDEN" ? t("role.wrongPin") : errorMessage(e);
+      staffButton.disabled = false;
+      pin.select();
+    }
+  });
   return h(
     "section",
     { class: "stack" },
@@ -263,6 +291,7 @@ function roleScreen({ session }) {
     hostButton,
     session.hasHost ? h("p", { class: "help", id: "host-taken" }, t("error.HOST_ROLE_TAKEN")) : null,
     error,
+    staff,
     h("button", { class: "block", onclick: () => go({ screen: "join", code: session.joinCode }) }, t("common.back")),
   );
 }

@@ -290,8 +290,9 @@ function lobbyScreen() {
         players = next;
         fill(list, page.snap.players.length ? fit(peopleList(page.snap.players)) : h("p", { class: "dim" }, t("tv.noPlayers")));
       }
-      // A kiosk (autoAdvance, no host) starts the game by itself once players have joined.
-      hostNote.textContent = page.snap.hasHost
+      // A kiosk (autoAdvance, no host) starts the game by itself once players have joined; its
+      // staff's seat (a host with the PIN) is not the room's business.
+      hostNote.textContent = page.snap.hasHost && !kiosk
         ? t("tv.waitingHost")
         : page.snap.settings.autoAdvance
           ? t("tv.autoStart")
