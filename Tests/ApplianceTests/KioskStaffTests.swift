@@ -47,6 +47,13 @@ struct KioskStaffTests {
         #expect(troll.headers["set-cookie"]?.contains("HttpOnly") == true)
         let again = try await join(http, kiosk, ["name": "Troll again"], cookie: cookie)
         #expect(again.status == 409 || again.status == 201, "the same phone may seat a second player before a kick")
+        // Kicked while connected: a player removed while away (a phone asleep) may come back.
+        let trollPhone = TestSocket(url: box.webSocketURL, token: troll.string("playerAuthToken"))
+        try await trollPhone.expect("WELCOME")
+        try await host.expect("LOBBY_UPDATED") { message in
+            let players = message.payloadObject["players"] as? [[String: Any]] ?? []
+            return players.contains { $0["name"] as? String == "Troll" && $0["isConnected"] as? Bool == true }
+        }
         host.send(.hostKick(.init(playerId: troll.string("playerId"))))
         try await host.expect("PLAYER_LEFT") { $0.payloadObject["reason"] as? String == "kicked" }
         let renamed = try await join(http, kiosk, ["name": "Nice Person"], cookie: cookie)

@@ -296,7 +296,8 @@ struct GameFlowTests {
             try idle.game.apply(.end(reason: "expired"), by: .box, now: idle.now).contains(.ended(reason: "expired")))
     }
 
-    @Test("a phone the host kicked joins no more under any name; one that left, and other phones, do")
+    @Test(
+        "a phone kicked while connected joins no more under any name; one removed while away, one that left, others do")
     func kickedDevice() throws {
         var table = try Table(players: 0)
         let join = { (table: inout Table, id: String, name: String, device: String?) in
@@ -304,7 +305,11 @@ struct GameFlowTests {
         }
         try join(&table, "p1", "Troll", "phone-a")
         try join(&table, "p2", "Walker", "phone-b")
-        try table.host(.kick(playerId: "p1"))
+        // Removed while away: that phone may come back.
+        try join(&table, "p6", "Sleepy", "phone-d")
+        try table.host(.kick(playerId: "p6"))
+        try join(&table, "p7", "Sleepy again", "phone-d")
+        try table.host(.kick(playerId: "p1", keepOut: true))
         #expect(throws: GameError.forbidden("The host removed this phone from the game")) {
             try join(&table, "p3", "Nice Person", "phone-a")
         }
@@ -313,7 +318,7 @@ struct GameFlowTests {
         // Leaving is not a kick: that phone comes back.
         _ = try table.game.apply(.leave, by: .participant("p2"), now: table.now)
         try join(&table, "p5", "Walker", "phone-b")
-        #expect(table.game.players.map(\.name) == ["Nice Person", "No cookie", "Walker"])
+        #expect(table.game.players.map(\.name) == ["Sleepy again", "Nice Person", "No cookie", "Walker"])
     }
 }
 

@@ -96,6 +96,12 @@ struct ServeCommand: AsyncParsableCommand {
     var kioskRenewCommands = KioskOptions().renewAfterCommands
 
     @Option(
+        name: .customLong("kiosk-day-starts"),
+        help: ArgumentHelp(
+            "With --kiosk: the local time (HH:MM) at which tonight's leaderboard starts again.", valueName: "HH:MM"))
+    var kioskDayStarts = "06:00"
+
+    @Option(
         name: .customLong("staff-pin"),
         help: ArgumentHelp(
             "With --kiosk: the PIN that lets the venue's staff join the kiosk's game as its host (4–32 characters, no spaces).",
@@ -138,6 +144,9 @@ struct ServeCommand: AsyncParsableCommand {
         // A guest who has just joined is away until their phone connects: give it time.
         guard kioskAwaySeconds >= 10 else {
             throw ValidationError("--kiosk-away-seconds must be 10 or more")
+        }
+        guard Tonight.minutes(kioskDayStarts) != nil else {
+            throw ValidationError("--kiosk-day-starts must be a time of day as HH:MM, such as 06:00")
         }
         if let staffPin {
             guard kiosk else { throw ValidationError("--staff-pin is for a kiosk: give --kiosk too") }
@@ -193,7 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
         if kiosk, let request = kioskSettingsRequest {
             configuration.kiosk = KioskOptions(
                 settings: request, lobbySeconds: kioskLobbySeconds, endSeconds: kioskEndSeconds,
-                awaySeconds: kioskAwaySeconds, renewAfterCommands: max(1, kioskRenewCommands), staffPin: staffPin)
+                awaySeconds: kioskAwaySeconds, renewAfterCommands: max(1, kioskRenewCommands),
+                tonight: Tonight(dayStartsMinutes: Tonight.minutes(kioskDayStarts) ?? 6 * 60), staffPin: staffPin)
         }
 
         let level = configuration.logLevel

@@ -23,6 +23,8 @@ struct KioskOptions: Sendable {
     /// few games): the log, replayed at every start of the box, stays the length of one group's
     /// evening rather than a month's.
     var renewAfterCommands = 300
+    /// Tonight's leaderboard: when the venue's day starts (`--kiosk-day-starts`).
+    var tonight = Tonight()
     /// With `--staff-pin`: a phone or console that joins the kiosk's session as HOST with this PIN
     /// gets the host's controls (CONTRACT 4.4); without it nobody may host.
     var staffPin: String?
@@ -67,6 +69,8 @@ actor KioskDirector: Service {
     private let logger: Logger
     private(set) var seat: KioskSeat?
     private var lobbyReadySince: Int64?
+    /// The last game whose results went to tonight's leaderboard (session id, game number).
+    private var recorded: (sessionId: String, game: Int)?
     private var endedSince: Int64?
     /// Since when the game under way has had no player connected.
     private var emptySince: Int64?
@@ -154,6 +158,7 @@ actor KioskDirector: Service {
                 }
             }
         case .roundEnd:
+            await record(room, now: now)
             let since = endedSince ?? now
             endedSince = since
             if now - since >= Int64(options.endSeconds) * 1000 {
@@ -167,6 +172,7 @@ actor KioskDirector: Service {
             }
         case .preparingRound, .roundIntro, .clueLevel, .pausedForBrake, .revealDestination, .followupQuestion,
             .scoreboard, .finalResults:
+            if summary.phase == .finalResults { await record(room, now: now) }
             lobbyReadySince = nil
             endedSince = nil
             guard summary.connectedPlayerCount == 0 else { return }
@@ -181,6 +187,32 @@ actor KioskDirector: Service {
                     logger.warning("kiosk game not given up", metadata: ["error": "\(error.message)"])
                 }
             }
+        }
+    }
+
+    /// When the next game starts, while the lobby counts down to it (players are connected).
+    var nextGameAt: Int64? {
+        lobbyReadySince.map { $0 + Int64(options.lobbySeconds) * 1000 }
+    }
+
+    /// Tonight's leaderboard, for the screen and the phones; `you`: the asking phone's device hash.
+    func standings(you: String?, now: Int64) throws -> (top: [Tonight.Row], you: Tonight.Row?) {
+        try options.tonight.standings(at: now, you: you, in: environment.database)
+    }
+
+    var dayStartsText: String { options.tonight.dayStartsText }
+
+    /// Puts a finished game on tonight's leaderboard, once (the database ignores it again after a
+    /// restart of the box).
+    private func record(_ room: SessionRoom, now: Int64) async {
+        guard let finished = await room.finishedGame() else { return }
+        if let recorded, recorded.sessionId == room.id, recorded.game == finished.game { return }
+        do {
+            try options.tonight.record(
+                sessionId: room.id, game: finished.game, players: finished.players, at: now, in: environment.database)
+            recorded = (room.id, finished.game)
+        } catch {
+            logger.warning("kiosk results not recorded", metadata: ["error": "\(error)"])
         }
     }
 

@@ -99,6 +99,13 @@ actor SessionRoom {
 
     func participantRole(_ id: ParticipantID) -> Role? { game.role(of: id) }
 
+    /// The game that has just ended (the finale, or after it): its number in the session and each
+    /// player's points, by device (or by player id for a client without a device cookie).
+    func finishedGame() -> (game: Int, players: [(player: String, name: String, points: Int)])? {
+        guard game.phase == .finalResults || game.phase == .roundEnd, game.gamesStarted > 0 else { return nil }
+        return (game.gamesStarted, game.players.map { (game.device(of: $0.id) ?? $0.id, $0.name, $0.points) })
+    }
+
     // MARK: Joining (REST)
 
     /// A new player, host or TV: a participant with a fresh token, and the command that seats it.
@@ -241,7 +248,10 @@ actor SessionRoom {
                     .brakePull(levelPoints: pull.levelPoints, timing: timing), by: sender, now: now, origin: connection)
             case .clockEcho(let echo):
                 probes.echo(echo, on: connectionId, now: now)
-            case .command(let command):
+            case .command(var command):
+                // A player kicked while their phone is connected is kept out (a troll at a venue); one
+                // the host removed while away (a phone asleep) may come back.
+                if case .kick(let id, nil) = command { command = .kick(playerId: id, keepOut: game.isConnected(id)) }
                 try run(command, by: sender, now: now, origin: connection)
             }
         } catch {

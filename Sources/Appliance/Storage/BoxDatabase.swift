@@ -132,6 +132,20 @@ struct BoxDatabase: Sendable {
         migrator.registerMigration("v6: the rules a session is played under") { db in
             try db.alter(table: "session") { t in t.add(column: "rules", .integer) }
         }
+        // A kiosk's games, player by player, for tonight's leaderboard (`KioskResults`).
+        migrator.registerMigration("v7: kiosk results") { db in
+            try db.create(table: "kioskResult") { t in
+                t.column("day", .integer).notNull()
+                t.column("sessionId", .text).notNull()
+                t.column("game", .integer).notNull()
+                t.column("player", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("points", .integer).notNull()
+                t.column("recordedAt", .integer).notNull()
+                t.primaryKey(["sessionId", "game", "player"])
+            }
+            try db.execute(sql: "CREATE INDEX kioskResult_day ON kioskResult(day)")
+        }
         return migrator
     }
 

@@ -13,7 +13,9 @@ public enum Command: Codable, Sendable, Equatable {
     case forceReveal
     case pause
     case resume
-    case kick(playerId: ParticipantID)
+    /// `keepOut`: the player's phone may not join this session again (docs/protocol.md, "Devices");
+    /// the box sets it for a player kicked while connected.
+    case kick(playerId: ParticipantID, keepOut: Bool? = nil)
     case restart
     case setMusicGain(gainDb: Double)
     /// The host (HOST_END_SESSION, DELETE) or the box (expiry) ends the session.

@@ -10,6 +10,7 @@ extension Game {
             throw .invalidPayload("Every destination needs five clues worth 10, 8, 6, 4 and 2 points")
         }
         plan = destinations
+        gamesStarted += 1
         finalResults = nil
         for index in players.indices { players[index].points = 0 }
         beginRound(0, now: now, into: &out)

@@ -38,6 +38,11 @@ public struct Game: Codable, Sendable, Equatable {
     var devices: [ParticipantID: String] = [:]
     /// Devices whose player the host kicked: they join this session no more, under any name.
     var kickedDevices: Set<String> = []
+    /// How many games this session has started: a kiosk session plays one after another.
+    public internal(set) var gamesStarted = 0
+
+    /// The device a player joined from (a hash of its cookie), for the box's own records.
+    public func device(of id: ParticipantID) -> String? { devices[id] }
     var timerCount = 0
 
     public static let defaultMusicGainDb = -8.0
@@ -109,14 +114,14 @@ public struct Game: Codable, Sendable, Equatable {
         case .resume:
             try requireHost(actor)
             try resume(now: now, into: &out)
-        case .kick(let playerId):
+        case .kick(let playerId, let keepOut):
             // A kiosk's box lets go of players who walked away (`absentPlayers`): they left.
             try requireHostOrKiosk(actor)
             guard players.contains(where: { $0.id == playerId }) else {
                 throw .invalidPayload("No player \(playerId) in this session")
             }
             // A phone the host sent away does not come back under another name.
-            if actor != .box, let device = devices[playerId] { kickedDevices.insert(device) }
+            if actor != .box, keepOut == true, let device = devices[playerId] { kickedDevices.insert(device) }
             removePlayer(playerId, reason: actor == .box ? .left : .kicked, now: now, into: &out)
         case .restart:
             try requireHostOrKiosk(actor)

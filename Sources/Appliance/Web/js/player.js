@@ -1,7 +1,7 @@
 // The player's phone: name entry from the QR link, the lobby, the brake, answers, followups, results.
 import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
-import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake } from "./ui.js";
+import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, tonightList } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList } from "./game.js";
 
 const params = new URLSearchParams(location.search);
@@ -113,7 +113,8 @@ function nameScreen() {
           connect();
         } catch (e) {
           if (e.code === "SESSION_ENDED") return page.show("ended", () => endedScreen("ended", undefined, { role: "player" }));
-          error.textContent = errorMessage(e);
+          // FORBIDDEN on a join: the host kicked this phone from the game (docs/protocol.md, "Devices").
+          error.textContent = e.code === "FORBIDDEN" ? t("name.keptOut") : errorMessage(e);
           submit.disabled = false;
           input.focus();
         }
@@ -200,6 +201,31 @@ function statusBar(snap) {
   ];
 }
 
+/** How often a phone in a kiosk's lobby asks for tonight's leaderboard. */
+const TONIGHT_MS = 5000;
+
+/**
+ * In a kiosk's lobby: tonight's top 10 with this phone's row marked, and its place if it is lower
+ * (GET /v1/kiosk/tonight, which knows the phone by its device cookie). Hidden elsewhere.
+ */
+function tonightCard() {
+  const el = h("div", { class: "card", id: "tonight", hidden: true });
+  const ask = async () => {
+    try {
+      const tonight = await api("GET", "/v1/kiosk/tonight");
+      if (tonight.sessionId !== seat.sessionId) return;
+      const yours = tonight.you && !tonight.top.some((r) => r.you) ? h("p", { class: "dim", id: "tonight-you" }, t("lobby.tonightYou", tonight.you)) : null;
+      fill(el, h("h2", {}, t("tv.tonightTitle")), tonight.top.length ? tonightList(tonight.top, { label: t("tv.tonightTitle") }) : h("p", { class: "dim" }, t("tv.tonightEmpty")), yours);
+      el.hidden = false;
+    } catch {
+      // Not a kiosk (404), or the box is busy: the lobby goes on without it.
+    }
+  };
+  ask();
+  const asking = setInterval(() => (el.isConnected ? ask() : clearInterval(asking)), TONIGHT_MS);
+  return el;
+}
+
 function lobbyScreen() {
   const list = h("div");
   const count = h("h2");
@@ -225,6 +251,7 @@ function lobbyScreen() {
       h("p", { class: "row" }, h("span", { class: "dot on", "aria-hidden": "true" }), t("lobby.connected")),
       h("div", { class: "card" }, count, list),
       waiting,
+      tonightCard(),
       leave,
     ),
     update() {

@@ -2,7 +2,7 @@
 // secret), retries its connection forever, and can play the box's voice clips itself when switched on.
 import { api, seats } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
-import { h, fill, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen } from "./ui.js";
+import { h, fill, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen, tonightList } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList } from "./game.js";
 
 const main = document.getElementById("main");
@@ -256,11 +256,49 @@ function statusBar(snap) {
   ];
 }
 
+/** How often the kiosk's screen asks for tonight's leaderboard between games. */
+const TONIGHT_MS = 3000;
+
+/**
+ * The kiosk's screen between games: tonight's top 10 and "Next game in 12 s", read from across the
+ * room. Asked for while the lobby is up; a box without the endpoint leaves the panel empty.
+ */
+function tonightPanel() {
+  const list = h("div");
+  const next = h("p", { class: "next-game", id: "next-game", role: "status" });
+  const el = h("div", { class: "tonight-panel", id: "tonight" }, h("h2", {}, t("tv.tonightTitle")), list);
+  let nextAt = null;
+  let shown = "";
+  const tick = () => {
+    const left = nextAt == null ? null : Math.max(0, Math.ceil((nextAt - page.clock.now()) / 1000));
+    next.textContent = left == null ? t("tv.nextGameWhenJoined") : t("tv.nextGameIn", { n: left });
+  };
+  const ask = async () => {
+    try {
+      const tonight = await api("GET", "/v1/kiosk/tonight");
+      nextAt = tonight.nextGameAtServerMs ?? null;
+      const rows = JSON.stringify(tonight.top);
+      if (rows !== shown) {
+        shown = rows;
+        fill(list, tonight.top.length ? tonightList(tonight.top, { label: t("tv.tonightTitle") }) : h("p", { class: "dim" }, t("tv.tonightEmpty")));
+      }
+    } catch {
+      // Said again at the next try: the lobby goes on meanwhile.
+    }
+    tick();
+  };
+  ask();
+  const asking = setInterval(() => (el.isConnected ? ask() : clearInterval(asking)), TONIGHT_MS);
+  const ticking = setInterval(() => (el.isConnected ? tick() : clearInterval(ticking)), 500);
+  return { el, next };
+}
+
 function lobbyScreen() {
   const list = h("div");
   let players = "";
   const count = h("h2");
   const hostNote = h("p", { class: "dim" });
+  const tonight = kiosk ? tonightPanel() : null;
   return {
     el: h(
       "section",
@@ -277,10 +315,10 @@ function lobbyScreen() {
           h("p", { class: "code", id: "join-code", "aria-label": t("game.code") }, page.snap.joinCode),
           h("p", { class: "dim" }, t("tv.orLink")),
           h("p", { class: "url mono", id: "join-url" }, page.snap.joinUrl),
-          hostNote,
+          tonight ? tonight.next : hostNote,
         ),
       ),
-      h("div", {}, count, list),
+      tonight ? h("div", { class: "columns" }, h("div", {}, count, list), tonight.el) : h("div", {}, count, list),
     ),
     update() {
       count.textContent = t("lobby.players", { n: page.snap.players.length });
@@ -290,9 +328,9 @@ function lobbyScreen() {
         players = next;
         fill(list, page.snap.players.length ? fit(peopleList(page.snap.players)) : h("p", { class: "dim" }, t("tv.noPlayers")));
       }
-      // A kiosk (autoAdvance, no host) starts the game by itself once players have joined; its
-      // staff's seat (a host with the PIN) is not the room's business.
-      hostNote.textContent = page.snap.hasHost && !kiosk
+      // A game with autoAdvance and no host starts by itself once players have joined. (The kiosk's
+      // screen shows its countdown instead, and nothing of its staff's seat.)
+      hostNote.textContent = page.snap.hasHost
         ? t("tv.waitingHost")
         : page.snap.settings.autoAdvance
           ? t("tv.autoStart")

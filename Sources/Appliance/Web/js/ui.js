@@ -143,6 +143,23 @@ export function standingsList(standings, { me, label } = {}) {
   );
 }
 
+/** Tonight's leaderboard of a kiosk (GET /v1/kiosk/tonight): rank, name, points, the phone's own row marked. */
+export function tonightList(rows, { label } = {}) {
+  return h(
+    "ol",
+    { class: "people standings tonight", "aria-label": label },
+    rows.map((r) =>
+      h(
+        "li",
+        { class: r.you ? "me" : "" },
+        h("span", { class: `rank r${r.rank}` }, r.rank),
+        h("span", { class: "name" }, r.name),
+        h("span", { class: "points" }, r.points),
+      ),
+    ),
+  );
+}
+
 /** The six dots that fill as a join code is typed. */
 export function codeDots() {
   const dots = h("div", { class: "dots", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5].map(() => h("span")));
