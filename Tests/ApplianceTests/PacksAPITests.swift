@@ -198,6 +198,79 @@ struct PacksAPITests {
         #expect(try await put("our-trip", Self.familyPack()).status == 201, "the id is free again")
     }
 
+    private func check(_ packId: String, _ body: Data, headers: [String: String]? = nil) async throws -> HTTP.Reply {
+        try await http.call("POST", "/v1/packs/\(packId)/check", raw: body, headers: headers ?? admin)
+    }
+
+    private func checkedProblems(_ reply: HTTP.Reply) -> [[String: String]] {
+        reply.json["problems"] as? [[String: String]] ?? []
+    }
+
+    @Test("the check answers what a PUT would find, and saves nothing")
+    func checkSavesNothing() async throws {
+        let good = try await check("our-trip", Self.familyPack())
+        #expect(good.status == 200, "\(good.text)")
+        #expect(good.json["ok"] as? Bool == true && checkedProblems(good).isEmpty && good.json["warnings"] is [Any])
+        #expect(try await listed().allSatisfy { $0["packId"] as? String != "our-trip" })
+        #expect(try await http.call("GET", "/v1/packs/our-trip", headers: admin).status == 404)
+
+        // The destination's name in its 6-point clue: found at that clue's text, said in words.
+        var pack = try JSONSerialization.jsonObject(with: Self.familyPack()) as! [String: Any]
+        var destinations = pack["destinations"] as! [[String: Any]]
+        var clues = destinations[1]["clues"] as! [[String: Any]]
+        clues[2]["text"] = "You can see the whole of \(destinations[1]["name"] as! String) from its castle."
+        destinations[1]["clues"] = clues
+        pack["destinations"] = destinations
+        let named = try await check("our-trip", JSONSerialization.data(withJSONObject: pack))
+        #expect(named.status == 200 && named.json["ok"] as? Bool == false)
+        let problem = checkedProblems(named).first { $0["path"] == "$.destinations[1].clues[2].text" }
+        #expect(problem?["message"]?.isEmpty == false, "\(named.text)")
+        #expect((named.json["warnings"] as? [Any])?.isEmpty == true)
+
+        let broken = try await check("our-trip", Data(#"{"packId": "our-trip", "#.utf8))
+        #expect(broken.status == 200 && broken.json["ok"] as? Bool == false && !checkedProblems(broken).isEmpty)
+        // The address's id is the one a PUT would save under; a shipped pack's id cannot be saved at all.
+        let other = try await check("our-trip", Self.familyPack("other-trip"))
+        #expect(checkedProblems(other).map { $0["path"] } == ["$.packId"], "\(other.text)")
+        let shipped = try await check("en-europe", Self.familyPack("en-europe"))
+        #expect(shipped.json["ok"] as? Bool == false && checkedProblems(shipped).map { $0["path"] } == ["$.packId"])
+        #expect(try await check("mix-en", Self.familyPack("mix-en")).json["ok"] as? Bool == false)
+    }
+
+    @Test("the check passes on the validator's advice: an answer always in the same place is a warning")
+    func checkWarns() async throws {
+        var pack = try JSONSerialization.jsonObject(with: Self.familyPack()) as! [String: Any]
+        let shipped = BoxProcess.repositoryRoot.appendingPathComponent("packs/en-europe/pack.json")
+        let all = try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as! [String: Any]
+        pack["destinations"] = (all["destinations"] as! [[String: Any]]).prefix(4).map { destination in
+            var destination = destination
+            destination["followups"] = (destination["followups"] as! [[String: Any]]).map { followup in
+                var followup = followup
+                if let options = followup["options"] as? [String], let answer = followup["answer"] as? String {
+                    followup["options"] = [answer] + options.filter { $0 != answer }
+                }
+                return followup
+            }
+            return destination
+        }
+        let reply = try await check("our-trip", JSONSerialization.data(withJSONObject: pack))
+        #expect(reply.status == 200 && reply.json["ok"] as? Bool == true, "\(reply.text)")
+        let warnings = reply.json["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings.first?.contains("option 1") == true, "\(warnings)")
+    }
+
+    @Test("the check needs the admin token, a pack id in the address, and at most 1 MiB")
+    func checkRefusals() async throws {
+        let body = try Self.familyPack()
+        for headers in [[:], ["Authorization": "Bearer wrong"]] {
+            let reply = try await check("our-trip", body, headers: headers)
+            #expect(reply.status == 401 && reply.error == "UNAUTHORIZED")
+        }
+        #expect(try await check("Our-Trip", body).status == 400)
+        let big = Data(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
+        #expect(try await check("our-trip", big).status == 413)
+    }
+
     @Test("a unit test of the id rule: what a path could be made of is never a pack id")
     func idRule() {
         for id in ["our-trip", "abc", "sv-2026"] { #expect(PackLibrary.isWellFormed(id)) }

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The packs: listed for everyone, written, exported and deleted with the admin token (CONTRACT 4.3,
+/// The packs: listed for everyone, written, checked, exported and deleted with the admin token (CONTRACT 4.3,
 /// docs/protocol.md, "Packs made on the box").
 struct PacksController: Sendable {
     let hub: SessionHub
@@ -19,6 +19,7 @@ struct PacksController: Sendable {
         router.put("/v1/packs/:packId") { request, context in try await put(request, context) }
         router.get("/v1/packs/:packId") { request, context in try export(request, context) }
         router.delete("/v1/packs/:packId") { request, context in try await delete(request, context) }
+        router.post("/v1/packs/:packId/check") { request, context in try await check(request, context) }
     }
 
     struct Saved: Encodable {
@@ -29,16 +30,16 @@ struct PacksController: Sendable {
         var warnings: [String]
     }
 
+    /// What `POST /v1/packs/{packId}/check` answers: what a `PUT` of the same body would find.
+    struct Checked: Encodable {
+        var ok: Bool
+        var problems: [BoxError.Problem]
+        var warnings: [String]
+    }
+
     private func put(_ request: Request, _ context: BoxRequestContext) async throws(BoxError) -> Response {
         let packId = try authorizedPackId(request, context)
-        var body = request.body
-        let data: Data
-        do {
-            var buffer = try await body.collect(upTo: Self.maxBodyBytes)
-            data = buffer.readData(length: buffer.readableBytes) ?? Data()
-        } catch {
-            throw BoxError(status: 413, code: .badRequest, message: "A pack may be at most 1 MiB")
-        }
+        let data = try await packBody(request)
         let written: PackLibrary.Written
         do {
             written = try packs.put(packId, data: data)
@@ -55,6 +56,30 @@ struct PacksController: Sendable {
             return try JSON.response(saved, status: written.created ? .created : .ok)
         } catch {
             throw BoxError(status: 500, code: .badRequest, message: "\(error)")
+        }
+    }
+
+    /// The pack checked as `put` checks it, and nothing saved: the studio page's live checks.
+    private func check(_ request: Request, _ context: BoxRequestContext) async throws(BoxError) -> Response {
+        let packId = try authorizedPackId(request, context)
+        let data = try await packBody(request)
+        let (problems, warnings) = packs.check(packId, data: data)
+        let checked = Checked(
+            ok: problems.isEmpty, problems: problems.map { .init(path: $0.path, message: $0.reason) },
+            warnings: warnings.map(\.description))
+        do {
+            return try JSON.response(checked)
+        } catch {
+            throw BoxError(status: 500, code: .badRequest, message: "\(error)")
+        }
+    }
+
+    private func packBody(_ request: Request) async throws(BoxError) -> Data {
+        do {
+            var buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
+            return buffer.readData(length: buffer.readableBytes) ?? Data()
+        } catch {
+            throw BoxError(status: 413, code: .badRequest, message: "A pack may be at most 1 MiB")
         }
     }
 

@@ -190,6 +190,24 @@ final class PackLibrary: Sendable {
         }
     }
 
+    /// What `put` would say of a pack sent for `packId`, without saving it: every problem (the
+    /// validator's, an id that is not the address's, an id the box keeps for its own packs) and, for a
+    /// pack with none, the validator's advice. The studio page asks this as its author types.
+    func check(_ packId: String, data: Data) -> (problems: [PackProblem], warnings: [PackProblem]) {
+        let (pack, found) = PackValidator.validate(data: data, file: "")
+        var problems = found
+        if let pack, pack.packId != packId {
+            problems.append(PackProblem(path: "$.packId", reason: "must be \"\(packId)\", the id in the address"))
+        }
+        if Self.mixLanguage(packId) != nil || entries.withLock({ $0[packId]?.origin == .shipped }) {
+            problems.append(
+                PackProblem(path: "$.packId", reason: "\"\(packId)\" is a pack shipped with the box: choose another id")
+            )
+        }
+        guard let pack, problems.isEmpty else { return (problems, []) }
+        return ([], PackValidator.advice(pack))
+    }
+
     /// The pack as stored, for export.
     func stored(_ packId: String) throws(WriteError) -> Data {
         guard let entry = entries.withLock({ $0[packId] }), !entry.retiring else { throw .notFound }
