@@ -271,6 +271,19 @@ struct PacksAPITests {
         #expect(try await check("our-trip", big).status == 413)
     }
 
+    @Test("the banner and `tripto admin-token --link` print the studio's address with the token in it")
+    func studioLink() async throws {
+        // The box's own address (here the harness's --public-url), then the studio with the token.
+        let line = box.banner.split(separator: "\n").first { $0.contains("/studio#") } ?? ""
+        #expect(line.hasSuffix(" http://127.0.0.1:0/studio#token=\(token)"), "\(box.banner)")
+        let (status, output) = try await PackCommandTests.run([
+            "admin-token", "--link", "--data-dir", box.dataDirectory.path, "--public-url", "http://192.0.2.7:9000",
+        ])
+        #expect(status == 0 && output == "http://192.0.2.7:9000/studio#token=\(token)\n", "\(output)")
+        let (_, plain) = try await PackCommandTests.run(["admin-token", "--data-dir", box.dataDirectory.path])
+        #expect(plain == token + "\n", "without --link, only the token: `$(tripto admin-token)` in a script")
+    }
+
     @Test("a unit test of the id rule: what a path could be made of is never a pack id")
     func idRule() {
         for id in ["our-trip", "abc", "sv-2026"] { #expect(PackLibrary.isWellFormed(id)) }

@@ -248,6 +248,7 @@ struct ServeCommand: AsyncParsableCommand {
                 let url = box.address.baseURL
                 var banner = "Tripto box is ready: \(url)\nlistening on port \(port)\n"
                 if isKiosk { banner += "kiosk: show http://127.0.0.1:\(port)/tv?kiosk on the box's own screen\n" }
+                banner += "studio, for writing your own packs: \(StudioLink.url(base: url, token: box.adminToken))\n"
                 banner += "admin token, for writing packs (docs/packs.md): \(box.adminToken)\n"
                 if printQR, let code = try? QRCode(url + "/") {
                     banner += "\nScan to open it on a phone on the same network:\n\(code.terminalText())\n"

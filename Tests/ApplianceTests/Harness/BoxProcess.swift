@@ -15,6 +15,8 @@ final class BoxProcess: @unchecked Sendable {
     let packsDirectory: String
     private(set) var process: Process?
     private(set) var port = 0
+    /// What the box printed on stdout as it started: the banner.
+    private(set) var banner = ""
     private var output = Pipe()
     var extraArguments: [String]
     let environment: [String: String]
@@ -100,6 +102,7 @@ final class BoxProcess: @unchecked Sendable {
             text += String(decoding: chunk, as: UTF8.self)
             if let range = text.range(of: #"listening on port (\d+)"#, options: .regularExpression) {
                 port = Int(text[range].split(separator: " ").last!)!
+                banner = text
                 return
             }
         }
