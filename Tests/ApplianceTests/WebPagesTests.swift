@@ -15,7 +15,8 @@ struct WebPagesTests {
         for (path, type) in [
             ("/", "text/html"), ("/tv", "text/html"), ("/host", "text/html"), ("/play", "text/html"),
             ("/join/abcdefghijklmnop", "text/html"), ("/static/js/player.js", "text/javascript"),
-            ("/static/css/tripto.css", "text/css"), ("/static/icon.svg", "image/svg+xml"),
+            ("/static/css/tripto.css", "text/css"), ("/static/icon.svg", "image/svg+xml"), ("/studio", "text/html"),
+            ("/static/js/studio.js", "text/javascript"),
         ] {
             let reply = try await http.get(path)
             #expect(reply.status == 200, "\(path)")

@@ -102,6 +102,7 @@ struct WebPages: Sendable {
         router.get("/tv") { request, _ in try page("tv.html", request) }
         router.get("/host") { request, _ in try page("host.html", request) }
         router.get("/play") { request, _ in try page("player.html", request) }
+        router.get("/studio") { request, _ in try page("studio.html", request) }
         router.get("/join/:sessionId") { request, _ in try page("player.html", request) }
         router.get("/static/**") { request, context in
             try page(context.parameters.getCatchAll().joined(separator: "/"), request)

@@ -477,6 +477,12 @@ function initialLanguage() {
 
 let language = initialLanguage();
 
+/** Texts a page keeps in a module of its own (the studio's), added to the ones above. */
+export function addTexts(more) {
+  Object.assign(sv, more.sv);
+  Object.assign(en, more.en);
+}
+
 /** The text for `key` in the current language, with `{name}` placeholders filled in as plain text. */
 export function t(key, vars = {}, fallback) {
   const template = texts[language][key] ?? texts.en[key] ?? fallback ?? key;
