@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 
@@ -30,7 +31,17 @@ struct DoctorTests {
         #expect(well.text.contains("✓ Sound: the device null opens and played a tone"))
         #expect(well.text.contains("✓ Database: \(box.databasePath) is intact"))
         #expect(well.text.contains("✓ Disk: "))
-        #expect(well.text.contains("Packs: 4 pack(s), 48 destinations"))
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: box.packsDirectory).filter {
+            FileManager.default.fileExists(atPath: "\(box.packsDirectory)/\($0)/pack.json")
+        }
+        let destinations = try shipped.map {
+            let pack = try JSONDecoder().decode(
+                Pack.self, from: Data(contentsOf: URL(fileURLWithPath: "\(box.packsDirectory)/\($0)/pack.json")))
+            return pack.destinations.count
+        }
+        #expect(
+            well.text.contains("Packs: \(shipped.count) pack(s), \(destinations.reduce(0, +)) destinations"),
+            "\(well.text)")
         #expect(well.allWell == !well.text.contains("✗"), "\(well.text)")
 
         let noSound = try await doctor(common + ["--audio-device", "hw:42,0"])

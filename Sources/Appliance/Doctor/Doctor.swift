@@ -186,7 +186,8 @@ struct Doctor {
         var logger = Logger(label: "tripto.doctor")
         logger.logLevel = .critical
         let library = PackLibrary(directory: options.packsDirectory, preferredDefault: nil, logger: logger)
-        let packs = library.summaries
+        // The mixes are the same packs again.
+        let packs = library.summaries.filter { $0.origin != .mix }
         guard !packs.isEmpty else {
             return Finding(
                 verdict: .attention, topic: "Packs", detail: "no valid pack in \(options.packsDirectory)",
