@@ -107,6 +107,21 @@ struct WholeGameTests {
         return try JSONDecoder().decode(Pack.self, from: Data(contentsOf: file))
     }
 
+    /// The ids of the packs in the repository's packs folder.
+    static var shippedPackIds: [String] {
+        let folder = Fixture.repositoryRoot.appendingPathComponent("packs").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            FileManager.default.fileExists(atPath: "\(folder)/\($0)/pack.json")
+        }.sorted()
+    }
+
+    @Test("every shipped pack plays a whole game to its finale", arguments: shippedPackIds)
+    func everyPack(packId: String) throws {
+        let outcome = try Self.play(pack: try Self.shippedPack(packId), seed: 2026)
+        #expect(outcome.game.phase == .roundEnd && outcome.final?.standingsFull.count == 4)
+        #expect(outcome.game.plan.count == 3)
+    }
+
     @Test("the same seed plays the same game", arguments: ["sv-sverige", "en-europe"])
     func deterministic(packId: String) throws {
         let pack = try Self.shippedPack(packId)
