@@ -53,11 +53,13 @@ struct PackValidatorTests {
         #expect(try problems { _ in }.isEmpty)
     }
 
-    @Test("every shipped pack is valid, with no advice; at least 24 destinations per language, 12 per pack")
+    @Test(
+        "the shipped packs: valid with no advice, 12 or more, 72 destinations a language, one id once a language, a children's pack each, every claim's verification said"
+    )
     func shippedPacks() throws {
         let packs = Fixture.repositoryRoot.appendingPathComponent("packs")
         let folders = try FileManager.default.contentsOfDirectory(atPath: packs.path).sorted()
-        #expect(folders.count >= 4)
+        #expect(folders.count >= 12)
         var loaded: [(file: String, pack: Pack)] = []
         for folder in folders {
             let file = packs.appendingPathComponent(folder).appendingPathComponent("pack.json")
@@ -67,12 +69,22 @@ struct PackValidatorTests {
             #expect(pack.packId == folder, "a pack's folder is named after its packId")
             #expect(pack.destinations.count >= 12, "\(pack.packId)")
             #expect(PackValidator.advice(pack).isEmpty, "\(pack.packId): \(PackValidator.advice(pack))")
+            #expect(pack.difficulty != nil, "\(pack.packId) says who it is for")
+            for destination in pack.destinations {
+                #expect(destination.followups.count == 3 && !(destination.banter ?? []).isEmpty, "\(destination.id)")
+                let claims = destination.clues.flatMap(\.claims)
+                #expect(claims.allSatisfy { $0.verification != nil }, "\(pack.packId)/\(destination.id)")
+            }
             loaded.append((file.path, pack))
         }
         #expect(PackValidator.checkTogether(loaded).isEmpty)
         for language in Language.allCases {
-            let count = loaded.filter { $0.pack.language == language }.map(\.pack.destinations.count).reduce(0, +)
-            #expect(count >= 24, "\(language.rawValue): \(count) destinations")
+            let packs = loaded.map(\.pack).filter { $0.language == language }
+            let ids = packs.flatMap { $0.destinations.map(\.id) }
+            #expect(ids.count >= 72, "\(language.rawValue): \(ids.count) destinations")
+            // The mix plays each destination of a language once.
+            #expect(Set(ids).count == ids.count, "\(language.rawValue): a destination id in two packs")
+            #expect(packs.contains { $0.difficulty == .easy }, "\(language.rawValue): a pack for children")
         }
     }
 
