@@ -17,7 +17,7 @@ struct HostileInputTests {
         switch message {
         case .hello, .resumeSession, .ping, .clockEcho: true
         case .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause, .hostResume, .hostKick,
-            .hostEndSession, .hostRestart, .musicGainSet:
+            .hostEndSession, .hostRestart, .hostEndGame, .hostSetPack, .musicGainSet:
             role == .host
         case .brakePull, .brakeAnswerSubmit, .followupAnswerSubmit, .playerLeave: role == .player
         }
@@ -170,8 +170,8 @@ struct HostileInputTests {
         table.host.send(.hostNext)
         try await table.allSee(.finalResults)
         try await refusals(in: .finalResults)
-        // Per phase: the host's 4 player commands, all 15 for the TV, the player's 11 host commands.
-        #expect(checked == 7 * (4 + 15 + 11))
+        // Per phase: the host's 4 player commands, all 17 for the TV, the player's 13 host commands.
+        #expect(checked == 7 * (4 + 17 + 13))
 
         // On the wire, in every phase: the TV and the players heard no secret before its time, the
         // player who locked the answer included.

@@ -72,11 +72,11 @@ struct KioskStaffTests {
         host.close()
     }
 
-    @Test("the staff pause and resume the kiosk's running game")
+    @Test("the staff pause, resume and end the kiosk's game early, and choose the next one's pack")
     func staffControls() async throws {
         let box = try BoxProcess(arguments: [
-            "--kiosk", "--staff-pin", "4321", "--kiosk-lobby-seconds", "1", "--kiosk-settings",
-            #"{"destinationsCount":1,"followupsPerDestination":1,"introMs":0}"#,
+            "--kiosk", "--staff-pin", "4321", "--kiosk-lobby-seconds", "1", "--kiosk-end-seconds", "1",
+            "--kiosk-settings", #"{"destinationsCount":1,"followupsPerDestination":1,"introMs":0,"finaleMs":1000}"#,
         ])
         try await box.start()
         defer { box.terminate() }
@@ -88,12 +88,23 @@ struct KioskStaffTests {
         let staff = try await join(http, kiosk, ["role": "HOST", "staffPin": "4321"])
         let host = TestSocket(url: box.webSocketURL, token: staff.string("playerAuthToken"))
         try await host.expect("WELCOME")
+        // The next game's pack, in the lobby: one the box has, or an error.
+        host.send(.hostSetPack(.init(packId: "en-europe")))
+        try await player.expectSnapshot { $0.settings.packId == "en-europe" && $0.settings.language == .en }
+        host.send(.hostSetPack(.init(packId: "no-such-pack")))
+        try await host.expect("ERROR")
         // The kiosk starts the game by itself, staff or not.
         try await player.expectSnapshot(timeout: .seconds(15)) { $0.phase == .clueLevel }
         host.send(.hostPause)
         try await player.expectSnapshot { $0.paused }
         host.send(.hostResume)
         try await player.expectSnapshot { !$0.paused && $0.phase == .clueLevel }
+        // Ended early: the finale with the points as they stand, then the kiosk's next lobby.
+        host.send(.hostEndGame)
+        try await player.expect("FINAL_RESULTS_PRESENT")
+        try await player.expectSnapshot(timeout: .seconds(15)) {
+            $0.phase == .lobby && $0.settings.packId == "en-europe"
+        }
         player.close()
         host.close()
     }

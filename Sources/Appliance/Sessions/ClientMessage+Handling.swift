@@ -15,6 +15,8 @@ extension ClientMessage {
         case brakePull(BrakePull)
         /// CLOCK_ECHO: a sample for the connection's clock estimate.
         case clockEcho(ClockEcho)
+        /// HOST_SET_PACK: the box looks the pack up first.
+        case setPack(String)
         /// Every other message is a game command from its sender.
         case command(Command)
     }
@@ -33,6 +35,8 @@ extension ClientMessage {
         case .hostKick(let kick): .command(.kick(playerId: kick.playerId))
         case .hostEndSession: .command(.end(reason: "host_ended"))
         case .hostRestart: .command(.restart)
+        case .hostEndGame: .command(.endGame)
+        case .hostSetPack(let choice): .setPack(choice.packId)
         case .musicGainSet(let gain): .command(.setMusicGain(gainDb: gain.gainDb))
         case .brakePull(let pull): .brakePull(pull)
         case .clockEcho(let echo): .clockEcho(echo)

@@ -248,6 +248,16 @@ actor SessionRoom {
                     .brakePull(levelPoints: pull.levelPoints, timing: timing), by: sender, now: now, origin: connection)
             case .clockEcho(let echo):
                 probes.echo(echo, on: connectionId, now: now)
+            case .setPack(let packId):
+                // Who may, before which packs there are: a player learns nothing of the box's packs.
+                guard case .participant(let id) = sender, id == game.hostId else {
+                    throw BoxError(GameError.forbidden("Only the host may do that"))
+                }
+                guard let pack = environment.packs.offered(packId) else {
+                    throw BoxError(GameError.invalidPayload("No pack \(packId) on this box"))
+                }
+                try run(
+                    .setPack(packId: pack.packId, language: pack.language), by: sender, now: now, origin: connection)
             case .command(var command):
                 // A player kicked while their phone is connected is kept out (a troll at a venue); one
                 // the host removed while away (a phone asleep) may come back.

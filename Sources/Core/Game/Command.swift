@@ -17,6 +17,10 @@ public enum Command: Codable, Sendable, Equatable {
     /// the box sets it for a player kicked while connected.
     case kick(playerId: ParticipantID, keepOut: Bool? = nil)
     case restart
+    /// HOST_END_GAME: the finale now, with the standings as they are.
+    case endGame
+    /// HOST_SET_PACK: in the lobby, the next game's pack (the box checked that it has it).
+    case setPack(packId: String, language: Language)
     case setMusicGain(gainDb: Double)
     /// The host (HOST_END_SESSION, DELETE) or the box (expiry) ends the session.
     case end(reason: String)
@@ -40,10 +44,10 @@ extension Command {
     var settlesArbitration: Bool {
         switch self {
         case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .followupAnswer, .brakeAnswer, .kick, .leave,
-            .restart, .end:
+            .restart, .end, .setPack:
             false
         case .timerFired(let timerId): timerId != Arbitration.timerId
-        case .start, .nextClue, .next, .forceReveal, .pause, .resume: true
+        case .start, .nextClue, .next, .forceReveal, .pause, .resume, .endGame: true
         }
     }
 }

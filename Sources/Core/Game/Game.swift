@@ -126,6 +126,20 @@ public struct Game: Codable, Sendable, Equatable {
         case .restart:
             try requireHostOrKiosk(actor)
             try restart(now: now, into: &out)
+        case .endGame:
+            try requireHost(actor)
+            guard phase != .lobby, phase != .finalResults, phase != .roundEnd else {
+                throw .invalidPhase("No game under way to end")
+            }
+            pausedSince = nil
+            brake = nil
+            showFinale(now: now, into: &out)
+        case .setPack(let packId, let language):
+            try requireHost(actor)
+            guard phase == .lobby else { throw .invalidPhase("The pack is chosen in the lobby, between games") }
+            settings.packId = packId
+            settings.language = language
+            out.everyone(.lobbyUpdated(lobby(at: now)))
         case .setMusicGain(let gainDb):
             try requireHost(actor)
             guard Self.musicGainRange.contains(gainDb) else {

@@ -16,6 +16,10 @@ public enum ClientMessage: Sendable, Equatable {
     case hostKick(Kick)
     case hostEndSession
     case hostRestart
+    /// The box's own: the finale now, with the standings as they are (docs/protocol.md).
+    case hostEndGame
+    /// The box's own: the next game's pack, in the lobby (docs/protocol.md).
+    case hostSetPack(SetPack)
     case musicGainSet(MusicGain)
     case brakePull(BrakePull)
     case brakeAnswerSubmit(AnswerSubmit)
@@ -56,6 +60,11 @@ public enum ClientMessage: Sendable, Equatable {
     public struct Kick: Codable, Sendable, Equatable {
         public var playerId: ParticipantID
         public init(playerId: ParticipantID) { self.playerId = playerId }
+    }
+
+    public struct SetPack: Codable, Sendable, Equatable {
+        public var packId: String
+        public init(packId: String) { self.packId = packId }
     }
 
     public struct BrakePull: Codable, Sendable, Equatable {
@@ -110,6 +119,8 @@ public enum ClientMessage: Sendable, Equatable {
         case .hostKick: "HOST_KICK"
         case .hostEndSession: "HOST_END_SESSION"
         case .hostRestart: "HOST_RESTART"
+        case .hostEndGame: "HOST_END_GAME"
+        case .hostSetPack: "HOST_SET_PACK"
         case .musicGainSet: "MUSIC_GAIN_SET"
         case .brakePull: "BRAKE_PULL"
         case .brakeAnswerSubmit: "BRAKE_ANSWER_SUBMIT"
@@ -167,6 +178,8 @@ public enum ClientMessage: Sendable, Equatable {
             case "HOST_KICK": message = .hostKick(try payload(Kick.self))
             case "HOST_END_SESSION": message = .hostEndSession
             case "HOST_RESTART": message = .hostRestart
+            case "HOST_END_GAME": message = .hostEndGame
+            case "HOST_SET_PACK": message = .hostSetPack(try payload(SetPack.self))
             case "MUSIC_GAIN_SET": message = .musicGainSet(try payload(MusicGain.self))
             case "BRAKE_PULL": message = .brakePull(try payload(BrakePull.self, absent: BrakePull()))
             case "BRAKE_ANSWER_SUBMIT": message = .brakeAnswerSubmit(try payload(AnswerSubmit.self))
@@ -210,13 +223,14 @@ public enum ClientMessage: Sendable, Equatable {
         case .hello(let payload): return encode(payload)
         case .ping(let payload): return encode(payload)
         case .hostKick(let payload): return encode(payload)
+        case .hostSetPack(let payload): return encode(payload)
         case .musicGainSet(let payload): return encode(payload)
         case .brakePull(let payload): return encode(payload)
         case .brakeAnswerSubmit(let payload): return encode(payload)
         case .followupAnswerSubmit(let payload): return encode(payload)
         case .clockEcho(let payload): return encode(payload)
         case .resumeSession, .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause,
-            .hostResume, .hostEndSession, .hostRestart, .playerLeave:
+            .hostResume, .hostEndSession, .hostRestart, .hostEndGame, .playerLeave:
             return encode(Empty())
         }
     }

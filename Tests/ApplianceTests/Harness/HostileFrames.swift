@@ -13,12 +13,14 @@ struct HostileFrames {
     static let types = [
         "HELLO", "RESUME_SESSION", "PING", "HOST_START_GAME", "HOST_NEXT_CLUE", "HOST_NEXT", "HOST_SKIP",
         "HOST_FORCE_REVEAL", "HOST_PAUSE", "HOST_RESUME", "HOST_KICK", "HOST_END_SESSION", "HOST_RESTART",
+        "HOST_END_GAME", "HOST_SET_PACK",
         "MUSIC_GAIN_SET", "BRAKE_PULL", "BRAKE_ANSWER_SUBMIT", "FOLLOWUP_ANSWER_SUBMIT", "PLAYER_LEAVE",
     ]
 
     static let valid: [ClientMessage] = [
         .ping(.init(clientTimeMs: 1)), .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal,
-        .hostPause, .hostResume, .hostKick(.init(playerId: "p1")), .hostEndSession, .hostRestart,
+        .hostPause, .hostResume, .hostKick(.init(playerId: "p1")), .hostEndSession, .hostRestart, .hostEndGame,
+        .hostSetPack(.init(packId: "sv-sverige")),
         .musicGainSet(.init(gainDb: -8)), .brakePull(.init()), .brakeAnswerSubmit(.init(answerText: "Göteborg")),
         .followupAnswerSubmit(.init(index: 1, answerText: "Liseberg")), .playerLeave, .resumeSession,
     ]

@@ -9,6 +9,8 @@ const seat = seats.get("host");
 let gainDb = -8;
 // The packs' titles by id (GET /v1/packs), for the settings; null until they came.
 let packTitles = null;
+// The packs themselves, in the box's order, for choosing the next game's pack in the lobby.
+let packList = [];
 
 /** Music levels of the host view, as gains in dB (−60 is off). */
 const MUSIC_LEVELS = [
@@ -164,6 +166,7 @@ function start() {
   api("GET", "/v1/packs")
     .then((packs) => {
       packTitles = new Map(packs.map((p) => [p.packId, p.title]));
+      packList = packs;
       // The lobby shows the settings: drawn again with the pack's title.
       if (page.snap && page.stage.key === "lobby") {
         page.stage.key = null;
@@ -296,6 +299,20 @@ function panel(snap) {
           ? control("resume", t("host.resume"), "HOST_RESUME", { kind: "success", moves: false })
           : control("pause", t("host.pause"), "HOST_PAUSE", { moves: false })
         : null,
+      // The finale now, with the points as they stand (a venue's staff closing a game early).
+      inGame
+        ? h(
+            "button",
+            {
+              class: "secondary block",
+              id: "end-game",
+              onclick: () => {
+                if (confirm(t("host.endGameConfirm"))) page.send("HOST_END_GAME");
+              },
+            },
+            t("host.endGame"),
+          )
+        : null,
       h(
         "button",
         {
@@ -347,6 +364,15 @@ function lobbyScreen() {
   const tvStatus = h("p", { id: "tv-status" });
   const base = location.origin;
   const tvLink = seat.tvJoinToken ? `${base}/tv?s=${encodeURIComponent(seat.sessionId)}&k=${encodeURIComponent(seat.tvJoinToken)}` : null;
+  const settings = h("dl", { class: "kv card" });
+  let shownSettings = "";
+  // The next game's pack, of those a new session may choose (HOST_SET_PACK).
+  const pack = h("select", { id: "pack", "aria-label": t("host.nextPack") });
+  pack.addEventListener("change", () => page.send("HOST_SET_PACK", { packId: pack.value }));
+  const fillPacks = () => {
+    if (!packList.length || pack.options.length) return;
+    fill(pack, packList.map((p) => h("option", { value: p.packId }, `${p.title} (${p.language.toUpperCase()})`)));
+  };
   return {
     el: h(
       "section",
@@ -368,11 +394,19 @@ function lobbyScreen() {
         tvLink ? h("p", { class: "url mono", id: "tv-link" }, tvLink) : null,
         h("p", { class: "help" }, t("host.tvHelp", { url: `${base}/tv`, code: page.snap.joinCode })),
       ),
-      h("dl", { class: "kv card" }, settingsList()),
+      h("label", { class: "stack" }, t("host.nextPack"), pack),
+      settings,
       startButton,
       startHelp,
     ),
     update() {
+      fillPacks();
+      if (document.activeElement !== pack) pack.value = page.snap.settings.packId;
+      const next = JSON.stringify([page.snap.settings, packTitles?.size ?? 0]);
+      if (next !== shownSettings) {
+        shownSettings = next;
+        fill(settings, settingsList());
+      }
       startButton.disabled = page.snap.players.length === 0;
       startHelp.textContent = page.snap.players.length === 0 ? t("host.needPlayer") : "";
       tvStatus.textContent = page.snap.hasTv ? t("host.tvConnected") : t("host.tvMissing");
