@@ -82,17 +82,18 @@ struct KioskStaffTests {
         defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
         let kiosk = try await http.get("/v1/kiosk")
-        let guest = try await join(http, kiosk, ["name": "Guest"])
-        let player = TestSocket(url: box.webSocketURL, token: guest.string("playerAuthToken"))
-        try await player.expect("WELCOME")
         let staff = try await join(http, kiosk, ["role": "HOST", "staffPin": "4321"])
         let host = TestSocket(url: box.webSocketURL, token: staff.string("playerAuthToken"))
         try await host.expect("WELCOME")
-        // The next game's pack, in the lobby: one the box has, or an error.
+        // The next game's pack, in the lobby (before a guest is here, so the game waits): one the box
+        // has, or an error.
         host.send(.hostSetPack(.init(packId: "en-europe")))
-        try await player.expectSnapshot { $0.settings.packId == "en-europe" && $0.settings.language == .en }
+        try await host.expectSnapshot { $0.settings.packId == "en-europe" && $0.settings.language == .en }
         host.send(.hostSetPack(.init(packId: "no-such-pack")))
         try await host.expect("ERROR")
+        let guest = try await join(http, kiosk, ["name": "Guest"])
+        let player = TestSocket(url: box.webSocketURL, token: guest.string("playerAuthToken"))
+        try await player.expect("WELCOME")
         // The kiosk starts the game by itself, staff or not.
         try await player.expectSnapshot(timeout: .seconds(15)) { $0.phase == .clueLevel }
         host.send(.hostPause)
