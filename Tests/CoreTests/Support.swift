@@ -59,16 +59,23 @@ struct Table {
     let tv = "tv-1"
     var players: [ParticipantID] = []
 
-    init(players count: Int = 3, settings: Settings = Fixture.settings(), limits: Limits = Limits()) throws {
+    /// `captained`: a game without a host (CONTRACT 4.2) whose first player is the captain.
+    init(
+        players count: Int = 3, settings: Settings = Fixture.settings(), limits: Limits = Limits(),
+        captained: Bool = false
+    ) throws {
         game = Game(
             sessionId: "s1", joinCode: "ABCDEF", joinUrl: "http://box/join/s1?t=x", settings: settings, limits: limits)
-        _ = try game.apply(.claimHost(host), by: .box, now: now)
+        if !captained {
+            _ = try game.apply(.claimHost(host), by: .box, now: now)
+            _ = game.setConnected(host, true, now: now)
+        }
         _ = try game.apply(.claimTv(tv), by: .box, now: now)
-        _ = game.setConnected(host, true, now: now)
         _ = game.setConnected(tv, true, now: now)
         for n in 1...max(count, 1) where count > 0 {
             let id = "p\(n)"
-            _ = try game.apply(.join(playerId: id, name: "Player \(n)"), by: .box, now: now)
+            _ = try game.apply(
+                .join(playerId: id, name: "Player \(n)", captain: captained && n == 1 ? true : nil), by: .box, now: now)
             _ = game.setConnected(id, true, now: now)
             players.append(id)
         }

@@ -26,12 +26,14 @@ struct WireTests {
         let table = try Table()
         let projection = table.game.projection(for: .player, participant: "p1", now: table.now)
         let object = try json(projection)
-        for key in ["round", "clue", "brake", "followup", "finalResults"] {
+        for key in ["round", "clue", "brake", "followup", "finalResults", "captainPlayerId"] {
             #expect(object[key] is NSNull, "\(key) is null in the lobby")
         }
+        // The contract's keys, and CONTRACT 4.2's captain.
         let expected: Set<String> = [
             "version", "phase", "paused", "joinCode", "joinUrl", "settings", "hasHost", "hasTv", "players", "round",
             "clue", "brake", "lockedAnswers", "followup", "scoreboard", "timers", "finalResults", "you",
+            "captainPlayerId",
         ]
         #expect(Set(object.keys) == expected)
         let you = try #require(object["you"] as? [String: Any])

@@ -63,15 +63,11 @@ struct Box: Sendable {
         web = try WebPages(directory: webDirectory)
         names = try NameFilter.bundled()
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
-        let defaults = Pacing()
         let scale = configuration.autoPace
         let health = self.health
         environment = RoomEnvironment(
             database: database, packs: packs, address: address, limits: .init(maxPlayers: configuration.maxPlayers),
-            pacing: Pacing(
-                clueMs: Int64(Double(defaults.clueMs) * scale), revealMs: Int64(Double(defaults.revealMs) * scale),
-                followupResultsMs: Int64(Double(defaults.followupResultsMs) * scale),
-                scoreboardMs: Int64(Double(defaults.scoreboardMs) * scale)),
+            pacing: Pacing().scaled(by: scale), livingRoomPacing: Pacing.livingRoom.scaled(by: scale),
             speaker: configuration.audioDevice.map { device in
                 Speaker(
                     options: .init(

@@ -41,6 +41,8 @@ struct SessionsController: Sendable {
 
     struct CreateRequest: Decodable {
         var role: Role?
+        /// CONTRACT 4.2: the name of a player who creates a game without a host.
+        var name: String?
         var settings: SettingsRequest?
     }
 
@@ -55,6 +57,9 @@ struct SessionsController: Sendable {
         var hostAuthToken: String?
         var tvJoinToken: String?
         var tvAuthToken: String?
+        /// A captain's seat (CONTRACT 4.2).
+        var playerId: String?
+        var playerAuthToken: String?
     }
 
     /// Live sessions the box lets callers on the network create; beyond, they are refused (429)
@@ -72,21 +77,39 @@ struct SessionsController: Sendable {
         }
         let body = try await request.decodeBody(CreateRequest.self, context: context)
         let role = body.role ?? .host
-        guard role != .player else {
-            throw BoxError.badRequest("role must be HOST or TV; players join an existing session")
+        var settingsRequest = body.settings ?? SettingsRequest()
+        var sentDevice: String?
+        var newDevice: String?
+        if role == .player {
+            // A game without a host plays itself (CONTRACT 4.2), its creator the first player.
+            guard let name = body.name else { throw BoxError(status: 400, code: .invalidName, message: "Enter a name") }
+            if let names, names.refuses(name) {
+                throw BoxError(
+                    status: 400, code: .invalidName, message: "Please choose another name: this one is not allowed here"
+                )
+            }
+            settingsRequest.autoAdvance = true
+            sentDevice = DeviceCookie.token(in: request.headers)
+            newDevice = sentDevice == nil ? Secrets.token() : nil
         }
-        let settings = try environment.settings(from: body.settings)
-        let created = try await hub.create(role: role, settings: settings, now: ServerClock.now())
+        let settings = try environment.settings(from: settingsRequest)
+        let created = try await hub.create(
+            role: role, settings: settings, name: role == .player ? body.name : nil,
+            device: (sentDevice ?? newDevice).map(Secrets.hash), now: ServerClock.now())
         let record = created.record
-        return try JSON.response(
+        var response = try JSON.response(
             CreateResponse(
                 sessionId: record.id, joinCode: record.joinCode, joinToken: record.joinToken,
                 joinUrl: environment.address.joinURL(sessionId: record.id, joinToken: record.joinToken),
                 wsUrl: environment.address.webSocketURL, role: role, settings: settings,
                 hostAuthToken: role == .host ? created.seat.token : nil,
-                tvJoinToken: role == .host ? created.tvJoinToken : nil,
-                tvAuthToken: role == .tv ? created.seat.token : nil),
+                tvJoinToken: role == .tv ? nil : created.tvJoinToken,
+                tvAuthToken: role == .tv ? created.seat.token : nil,
+                playerId: role == .player ? created.seat.participantId : nil,
+                playerAuthToken: role == .player ? created.seat.token : nil),
             status: .created)
+        if let newDevice { response.headers[.setCookie] = DeviceCookie.header(newDevice) }
+        return response
     }
 
     // MARK: Lookup

@@ -19,6 +19,7 @@ struct ProjectionPatch {
         member("settings", old.settings, new.settings)
         member("hasHost", old.hasHost, new.hasHost)
         member("hasTv", old.hasTv, new.hasTv)
+        member("captainPlayerId", old.captainPlayerId, new.captainPlayerId)
         list("players", old.players, new.players)
         member("round", old.round, new.round)
         member("clue", old.clue, new.clue)

@@ -10,6 +10,8 @@ struct RoomEnvironment: Sendable {
     let limits: Limits
     /// How long autoAdvance (kiosk) games stay on each screen.
     var pacing = Pacing()
+    /// A game without a host (a captain's): paced for a living room (`Pacing.livingRoom`).
+    var livingRoomPacing = Pacing.livingRoom
     /// The box's own sound output, when it has one.
     var speaker: Speaker?
     /// Where rooms say that saving fails, and works again.

@@ -59,7 +59,11 @@ actor SessionHub {
         var tvJoinToken: String
     }
 
-    func create(role: Role, settings: Settings, now: Int64) async throws(BoxError) -> Created {
+    /// A new session with its creator seated: a host, a TV, or a player who is its captain (`name`,
+    /// `device`), whose game plays itself at a living room's pace.
+    func create(
+        role: Role, settings: Settings, name: String? = nil, device: String? = nil, now: Int64
+    ) async throws(BoxError) -> Created {
         var generator = SystemRandomNumberGenerator()
         var code = JoinCode.random(using: &generator)
         // 31^6 codes: a clash is rare, but a live code is never given twice.
@@ -71,9 +75,10 @@ actor SessionHub {
             id: Secrets.sessionId(), joinCode: code, joinToken: Secrets.token(),
             tvJoinTokenHash: Secrets.hash(tvJoinToken),
             settings: settings, maxPlayers: environment.limits.maxPlayers, createdAt: now,
-            pacing: environment.pacing, rules: SessionRecord.currentRules)
+            pacing: role == .player ? environment.livingRoomPacing : environment.pacing,
+            rules: SessionRecord.currentRules)
         let (room, seat) = try await SessionRoom.create(
-            record: record, creator: role, environment: environment, now: now)
+            record: record, creator: role, name: name, device: device, environment: environment, now: now)
         rooms[record.id] = room
         roomsByCode[code] = room
         logger.info("session created", metadata: ["session.id": "\(record.id)", "role": "\(role.rawValue)"])

@@ -28,11 +28,15 @@ extension SessionRoom {
         let command: Command
         let record: ParticipantRecord
 
-        init(_ role: Role, name: String?, device: String? = nil, sessionId: String, now: Int64) {
+        init(
+            _ role: Role, name: String?, device: String? = nil, captain: Bool = false, sessionId: String, now: Int64
+        ) {
             let participantId = Secrets.participantId()
             let token = Secrets.token()
             switch role {
-            case .player: command = .join(playerId: participantId, name: name ?? "", device: device)
+            case .player:
+                command = .join(
+                    playerId: participantId, name: name ?? "", device: device, captain: captain ? true : nil)
             case .host: command = .claimHost(participantId)
             case .tv: command = .claimTv(participantId)
             }

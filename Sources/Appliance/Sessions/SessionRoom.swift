@@ -115,20 +115,24 @@ actor SessionRoom {
         try await seat(role, name: name, device: device, now: now, newSession: nil)
     }
 
-    /// A new session: the room seats its creator, and the session row is written with that first command.
+    /// A new session: the room seats its creator, and the session row is written with that first
+    /// command. A player who creates one is its captain (CONTRACT 4.2).
     static func create(
-        record: SessionRecord, creator role: Role, environment: RoomEnvironment, now: Int64
+        record: SessionRecord, creator role: Role, name: String? = nil, device: String? = nil,
+        environment: RoomEnvironment, now: Int64
     ) async throws(BoxError) -> (room: SessionRoom, seat: Seat) {
         let room = SessionRoom(record: record, commands: [], environment: environment, boot: 0, now: now)
-        let seat = try await room.seat(role, name: nil, now: now, newSession: record)
+        let seat = try await room.seat(
+            role, name: name, device: device, captain: role == .player, now: now, newSession: record)
         return (room, seat)
     }
 
     private func seat(
-        _ role: Role, name: String?, device: String? = nil, now: Int64, newSession: SessionRecord?
+        _ role: Role, name: String?, device: String? = nil, captain: Bool = false, now: Int64,
+        newSession: SessionRecord?
     ) async throws(BoxError) -> Seat {
         let now = advance(now)
-        let new = NewSeat(role, name: name, device: device, sessionId: id, now: now)
+        let new = NewSeat(role, name: name, device: device, captain: captain, sessionId: id, now: now)
         try await run(new.command, by: .box, now: now, newParticipant: new.record, newSession: newSession)?.wait()
         return new.seat
     }
@@ -236,7 +240,8 @@ actor SessionRoom {
                 // Says nothing of the game, so it need not wait behind the saves: the clock sync stays quick.
                 connection.send(encode(.pong(Pong(clientTimeMs: ping.clientTimeMs, serverTimeMs: now)), now: now))
             case .startGame:
-                guard game.role(of: connection.participantId) == .host else {
+                // Checked before the draw, which records what it drew as played.
+                guard game.hasControls(connection.participantId, now: now) else {
                     throw BoxError(.forbidden("Only the host may do that"))
                 }
                 try startGameNow(by: sender, now: now, origin: connection)

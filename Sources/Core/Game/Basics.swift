@@ -79,13 +79,34 @@ public struct Pacing: Codable, Sendable, Equatable {
     public var revealMs: Int64
     public var followupResultsMs: Int64
     public var scoreboardMs: Int64
+    /// Added to `clueMs` for each character of the clue: reading time that grows with its length.
+    public var clueMsPerCharacter: Int64?
 
     public init(
-        clueMs: Int64 = 20_000, revealMs: Int64 = 8_000, followupResultsMs: Int64 = 6_000, scoreboardMs: Int64 = 8_000
+        clueMs: Int64 = 20_000, revealMs: Int64 = 8_000, followupResultsMs: Int64 = 6_000, scoreboardMs: Int64 = 8_000,
+        clueMsPerCharacter: Int64? = nil
     ) {
         self.clueMs = clueMs
         self.revealMs = revealMs
         self.followupResultsMs = followupResultsMs
         self.scoreboardMs = scoreboardMs
+        self.clueMsPerCharacter = clueMsPerCharacter
+    }
+
+    /// A living room's game that plays itself (CONTRACT 4.2, docs/protocol.md "Playing without a
+    /// host"): 10 s and 80 ms a character for a clue (about 20 s for a clue of 125 characters, 30 s
+    /// for 250), and the reveal, results and scoreboard held long enough to cheer.
+    public static let livingRoom = Pacing(
+        clueMs: 10_000, revealMs: 12_000, followupResultsMs: 9_000, scoreboardMs: 12_000, clueMsPerCharacter: 80)
+
+    /// How long a clue of `text` stays up.
+    public func clueMs(for text: String) -> Int64 { clueMs + (clueMsPerCharacter ?? 0) * Int64(text.count) }
+
+    /// Every duration times `scale` (`--auto-pace`).
+    public func scaled(by scale: Double) -> Pacing {
+        func times(_ ms: Int64) -> Int64 { Int64(Double(ms) * scale) }
+        return Pacing(
+            clueMs: times(clueMs), revealMs: times(revealMs), followupResultsMs: times(followupResultsMs),
+            scoreboardMs: times(scoreboardMs), clueMsPerCharacter: clueMsPerCharacter.map(times))
     }
 }

@@ -2,7 +2,8 @@
 public enum Command: Codable, Sendable, Equatable {
     // Membership, issued by the box on REST calls.
     /// `device`: a hash of the phone's device cookie (docs/protocol.md, "Devices"), when it sent one.
-    case join(playerId: ParticipantID, name: String, device: String? = nil)
+    /// `captain`: the player who created a game without a host (CONTRACT 4.2).
+    case join(playerId: ParticipantID, name: String, device: String? = nil, captain: Bool? = nil)
     case claimHost(ParticipantID)
     case claimTv(ParticipantID)
     // Host commands.

@@ -67,6 +67,7 @@ extension Game {
         if brake?.ownerId == id { releaseBrake(now: now, into: &out) }
         withdrawPulls(of: id, now: now, into: &out)
         players.removeAll { $0.id == id }
+        if captainId == id { captainId = players.first?.id }
         devices[id] = nil
         presence[id] = nil
         lastBrakePull[id] = nil

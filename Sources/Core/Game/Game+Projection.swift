@@ -9,7 +9,8 @@ extension Game {
 
         var projection = Projection(
             version: version, phase: phase, paused: pausedSince != nil, joinCode: joinCode, joinUrl: joinUrl,
-            settings: settings, hasHost: hasHost(at: now), hasTv: hasTv, players: players.map(view(of:)),
+            settings: settings, hasHost: hasHost(at: now), hasTv: hasTv, captainPlayerId: captainId,
+            players: players.map(view(of:)),
             round: nil, clue: nil, brake: nil, lockedAnswers: [], followup: nil, scoreboard: standings,
             timers: timers.map { $0.view(at: now) }, finalResults: nil, you: nil, endedReason: endedReason)
 

@@ -55,7 +55,7 @@ extension Game {
                     clipId: AudioClip.clue(round: current.index, points: clue.points), kind: .clue, startAtServerMs: now
                 )))
         if settings.autoAdvance {
-            arm(.clue, durationMs: pacing.clueMs, now: now, into: &out)
+            arm(.clue, durationMs: pacing.clueMs(for: clue.text), now: now, into: &out)
         }
     }
 

@@ -38,6 +38,9 @@ public struct Game: Codable, Sendable, Equatable {
     var devices: [ParticipantID: String] = [:]
     /// Devices whose player the host kicked: they join this session no more, under any name.
     var kickedDevices: Set<String> = []
+    /// The player who created a game without a host: the controls are theirs while no host holds
+    /// them; if they go, the longest-seated player takes over (CONTRACT 4.2).
+    public internal(set) var captainId: ParticipantID?
     /// How many games this session has started: a kiosk session plays one after another.
     public internal(set) var gamesStarted = 0
 
@@ -82,9 +85,10 @@ public struct Game: Codable, Sendable, Equatable {
         _ command: Command, by actor: Issuer, now: ServerTime, into out: inout EffectList
     ) throws(GameError) {
         switch command {
-        case .join(let playerId, let name, let device):
+        case .join(let playerId, let name, let device, let captain):
             try requireBox(actor, "join")
             try join(playerId, name: name, device: device, now: now, into: &out)
+            if captain == true { captainId = playerId }
         case .claimHost(let id):
             try requireBox(actor, "claim the host role")
             try claimHost(id, now: now, into: &out)
@@ -92,7 +96,7 @@ public struct Game: Codable, Sendable, Equatable {
             try requireBox(actor, "claim the TV role")
             try claimTv(id, now: now, into: &out)
         case .start(let destinations):
-            try requireHostOrKiosk(actor)
+            try requireController(actor, now: now)
             try start(destinations, now: now, into: &out)
         case .nextClue:
             try requireHost(actor)
@@ -109,10 +113,10 @@ public struct Game: Codable, Sendable, Equatable {
             leavePhase()
             reveal(now: now, into: &out)
         case .pause:
-            try requireHost(actor)
+            try requireController(actor, now: now, box: false)
             try pause(now: now, into: &out)
         case .resume:
-            try requireHost(actor)
+            try requireController(actor, now: now, box: false)
             try resume(now: now, into: &out)
         case .kick(let playerId, let keepOut):
             // A kiosk's box lets go of players who walked away (`absentPlayers`): they left.
@@ -124,7 +128,7 @@ public struct Game: Codable, Sendable, Equatable {
             if actor != .box, keepOut == true, let device = devices[playerId] { kickedDevices.insert(device) }
             removePlayer(playerId, reason: actor == .box ? .left : .kicked, now: now, into: &out)
         case .restart:
-            try requireHostOrKiosk(actor)
+            try requireController(actor, now: now)
             try restart(now: now, into: &out)
         case .endGame:
             try requireHost(actor)
@@ -149,7 +153,7 @@ public struct Game: Codable, Sendable, Equatable {
             musicGainDb = gainDb
             out.room(.musicGainSet(MusicGain(gainDb: gainDb)))
         case .end(let reason):
-            if actor != .box { try requireHost(actor) }
+            if actor != .box { try requireController(actor, now: now, box: false) }
             end(reason: reason, into: &out)
         case .brakePull(let levelPoints, let timing):
             let player = try requirePlayer(actor)
@@ -190,6 +194,18 @@ public struct Game: Codable, Sendable, Equatable {
     private func requireHostOrKiosk(_ actor: Issuer) throws(GameError) {
         if actor == .box, settings.autoAdvance { return }
         try requireHost(actor)
+    }
+
+    /// The host; the captain while there is no host (CONTRACT 4.2); and where `box`, a kiosk's box.
+    private func requireController(_ actor: Issuer, now: ServerTime, box: Bool = true) throws(GameError) {
+        if case .participant(let id) = actor, id == captainId, !hasHost(at: now) { return }
+        if box { try requireHostOrKiosk(actor) } else { try requireHost(actor) }
+    }
+
+    /// Whether `id` may start, pause, resume, restart and end the game: the host, or the captain
+    /// while there is no host.
+    public func hasControls(_ id: ParticipantID, now: ServerTime) -> Bool {
+        id == hostId || (id == captainId && !hasHost(at: now))
     }
 
     private func requirePlayer(_ actor: Issuer) throws(GameError) -> ParticipantID {

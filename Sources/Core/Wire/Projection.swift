@@ -93,6 +93,8 @@ public struct Projection: Codable, Sendable, Equatable {
     public var settings: Settings
     public var hasHost: Bool
     public var hasTv: Bool
+    /// The player with the controls of a game without a host (CONTRACT 4.2); null in other games.
+    public var captainPlayerId: ParticipantID?
     public var players: [PlayerView]
     public var round: Round?
     public var clue: Clue?
@@ -109,7 +111,8 @@ public struct Projection: Codable, Sendable, Equatable {
 
 extension Projection {
     private enum CodingKeys: String, CodingKey {
-        case version, phase, paused, joinCode, joinUrl, settings, hasHost, hasTv, players, round, clue, brake
+        case version, phase, paused, joinCode, joinUrl, settings, hasHost, hasTv, captainPlayerId, players, round, clue
+        case brake
         case lockedAnswers, followup, scoreboard, timers, finalResults, you, endedReason
     }
 
@@ -124,6 +127,7 @@ extension Projection {
         try container.encode(settings, forKey: .settings)
         try container.encode(hasHost, forKey: .hasHost)
         try container.encode(hasTv, forKey: .hasTv)
+        try container.encode(captainPlayerId, forKey: .captainPlayerId)
         try container.encode(players, forKey: .players)
         try container.encode(round, forKey: .round)
         try container.encode(clue, forKey: .clue)
