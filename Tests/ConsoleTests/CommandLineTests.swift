@@ -24,16 +24,19 @@ struct CommandLineTests {
         }
     }
 
-    @Test("create offers only host and tv, and refuses player as a usage error")
+    @Test("create offers host, tv and player; a player without --name is a usage error")
     func createRoles() throws {
         // As one line: the help is wrapped to the terminal's width.
         let help = try Self.console("create", "--help").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(help.contains("--as <role> host or tv (players join a session). (values: host, tv; default: host)"))
-        #expect(!help.contains("player,"), "\(help)")
+        #expect(
+            help.contains(
+                "--as <role> host, tv or player (everyone plays, no host). (values: host, tv, player; default: host)"),
+            "\(help)")
+        #expect(help.contains("--name <name>"))
         #expect {
             try Self.console("create", "--as", "player", "--url", "http://127.0.0.1:1")
         } throws: { error in
-            "\(error)".contains("'player' is invalid for '--as <role>'")
+            "\(error)".contains("a player needs --name")
         }
     }
 

@@ -34,6 +34,37 @@ struct ControlsTests {
         #expect(lobby.notice != nil)
     }
 
+    @Test("a captain's keys (CONTRACT 4.2) start, pause, resume, play again and end; nobody else's, nor with a host")
+    func captainKeys() {
+        let captained = Fixture.projection(.lobby) {
+            $0["captainPlayerId"] = "p_0"
+            $0["hasHost"] = false
+        }
+        var captain = Fixture.state(.player, captained)
+        #expect(captain.isCaptain)
+        #expect(captain.press(.character("s")) == .send(.hostStartGame))
+        #expect(captain.press(.character("p")) == .send(.hostPause))
+        #expect(captain.press(.character("t")) == .send(.hostRestart))
+        #expect(captain.press(.character("e")) == .send(.hostEndSession))
+        var paused = Fixture.state(
+            .player,
+            Fixture.projection(.clueLevel) {
+                $0["captainPlayerId"] = "p_0"
+                $0["hasHost"] = false
+                $0["paused"] = true
+            })
+        #expect(paused.press(.character("p")) == .send(.hostResume))
+        var other = Fixture.state(.player, captained, playerId: "p_1")
+        #expect(other.press(.character("s")) == nil)
+        var hosted = Fixture.state(
+            .player,
+            Fixture.projection(.lobby) {
+                $0["captainPlayerId"] = "p_0"
+                $0["hasHost"] = true
+            })
+        #expect(hosted.press(.character("s")) == nil)
+    }
+
     @Test("the brake owner types the answer; Enter sends it and keeps it until locked; edits; paused, it waits")
     func brakeAnswer() {
         let projection = Fixture.projection(.pausedForBrake) {

@@ -28,6 +28,8 @@ struct BoxAPI: Sendable {
         var joinUrl: String
         var hostAuthToken: String?
         var tvAuthToken: String?
+        var playerId: String?
+        var playerAuthToken: String?
     }
 
     struct Found: Decodable, Sendable {
@@ -58,12 +60,24 @@ struct BoxAPI: Sendable {
         var message: String?
     }
 
-    func create(as role: Role) async throws(ConsoleError) -> Seat {
-        let created: Created = try await call("POST", "/v1/sessions", body: ["role": role.rawValue])
-        guard let token = role == .tv ? created.tvAuthToken : created.hostAuthToken else {
+    /// A new session in `role`'s seat; a player (`name`) creates a game without a host and is its
+    /// captain (CONTRACT 4.2).
+    func create(as role: Role, name: String? = nil) async throws(ConsoleError) -> Seat {
+        var body = ["role": role.rawValue]
+        if role == .player, let name { body["name"] = name }
+        let created: Created = try await call("POST", "/v1/sessions", body: body)
+        let token =
+            switch role {
+            case .tv: created.tvAuthToken
+            case .host: created.hostAuthToken
+            case .player: created.playerAuthToken
+            }
+        guard let token else {
             throw .unexpected("the box created a session but sent no token for the \(role.rawValue)")
         }
-        return Seat(role: role, sessionId: created.sessionId, joinCode: created.joinCode, token: token)
+        return Seat(
+            role: role, sessionId: created.sessionId, joinCode: created.joinCode, token: token,
+            playerId: created.playerId)
     }
 
     /// Finds the session of `code`, then takes the seat of `role` in it.

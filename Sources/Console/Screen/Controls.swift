@@ -25,6 +25,15 @@ extension ConsoleState {
     }
     static var hostHelp: String { hostKeys(paused: nil).joined(separator: "  ") }
 
+    /// A captain's keys (CONTRACT 4.2), beside the brake: those of a host they may use.
+    static let captainKeys = "s start  p pause/resume  t play again  e end"
+
+    /// Whether this player has the controls of a game without a host.
+    var isCaptain: Bool {
+        guard role == .player, let projection, let playerId else { return false }
+        return projection.captainPlayerId == playerId && !projection.hasHost
+    }
+
     /// Whether this player's answer to the destination shown is locked: the brake is not theirs to
     /// pull again.
     var answerLocked: Bool {
@@ -47,6 +56,10 @@ extension ConsoleState {
     private mutating func pressAsPlayer(_ key: Key, at clientMs: Int64?) -> ConsoleAction? {
         guard let target = answerTarget else {
             switch key {
+            case .character("s") where isCaptain: return .send(.hostStartGame)
+            case .character("p") where isCaptain: return .send(projection?.paused == true ? .hostResume : .hostPause)
+            case .character("t") where isCaptain: return .send(.hostRestart)
+            case .character("e") where isCaptain: return .send(.hostEndSession)
             case .character(" "), .enter:
                 // The box would refuse either; said here as it is, not as "too late".
                 if projection?.paused == true {

@@ -74,6 +74,7 @@ enum Screen {
             case nil where state.projection?.paused == true: lines.append("The game is paused · Ctrl-C leaves")
             case nil: lines.append("Space or Enter pulls the brake · Ctrl-C leaves")
             }
+            if state.isCaptain { lines.append("Captain: " + ConsoleState.captainKeys) }
         }
         return lines
     }

@@ -120,14 +120,29 @@ function createScreen() {
       .catch((e) => (error.textContent = errorMessage(e)));
 
   const buttons = [];
+  // The captain's name, asked for when they choose "Everyone plays".
+  const name = h("input", { id: "captain-name", type: "text", maxlength: 20, autocomplete: "nickname", value: localStorage.getItem("tripto.lastName") ?? "" });
+  const nameForm = h("form", { class: "stack", id: "captain-form", hidden: true });
   const create = async (role) => {
     buttons.forEach((b) => (b.disabled = true));
     error.textContent = "";
     try {
       const settings = { destinationsCount: Number(count.value) };
       if (packSelect.value) settings.packId = packSelect.value;
-      const made = await api("POST", "/v1/sessions", { role, settings });
-      if (role === "HOST") {
+      const made = await api("POST", "/v1/sessions", role === "PLAYER" ? { role, name: name.value.trim(), settings } : { role, settings });
+      if (role === "PLAYER") {
+        // Everyone plays: the creator is the first player and the captain (CONTRACT 4.2).
+        localStorage.setItem("tripto.lastName", name.value.trim());
+        seats.set("player", {
+          sessionId: made.sessionId,
+          playerId: made.playerId,
+          token: made.playerAuthToken,
+          joinCode: made.joinCode,
+          tvJoinToken: made.tvJoinToken,
+          answers: {},
+        });
+        location.assign(`/join/${encodeURIComponent(made.sessionId)}`);
+      } else if (role === "HOST") {
         seats.set("host", {
           sessionId: made.sessionId,
           token: made.hostAuthToken,
@@ -147,7 +162,26 @@ function createScreen() {
   buttons.push(
     h("button", { class: "primary block", id: "create-host", onclick: () => create("HOST") }, t("create.asHost")),
     h("button", { class: "secondary block", id: "create-tv", onclick: () => create("TV") }, t("create.asTv")),
+    h(
+      "button",
+      {
+        class: "secondary block",
+        id: "create-player",
+        onclick: () => {
+          nameForm.hidden = false;
+          name.focus();
+        },
+      },
+      t("create.asPlayer"),
+    ),
   );
+  const playGo = h("button", { class: "success block", id: "captain-go", type: "submit" }, t("create.playerGo"));
+  buttons.push(playGo);
+  fill(nameForm, h("label", { for: "captain-name" }, t("name.label")), name, playGo);
+  nameForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (name.value.trim()) create("PLAYER");
+  });
   return h(
     "section",
     { class: "stack" },
@@ -159,6 +193,9 @@ function createScreen() {
     h("p", { class: "help" }, t("create.hostHelp")),
     buttons[1],
     h("p", { class: "help" }, t("create.tvHelp")),
+    buttons[2],
+    h("p", { class: "help" }, t("create.playerHelp")),
+    nameForm,
     error,
     h("button", { class: "block", onclick: () => go({ screen: "start" }) }, t("common.back")),
   );

@@ -16,7 +16,10 @@ const page = new GamePage({
   redrawMs: 500,
   redraw: start,
   leave: leaveWhileAway,
-  parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.you, snap.paused], draw: statusBar }],
+  parts: [
+    { el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.you, snap.paused], draw: statusBar },
+    { el: document.getElementById("captain"), shows: (snap) => [isCaptain(snap), snap.phase, snap.paused, snap.players.length], draw: captainBar },
+  ],
   screens: {
     lobby: lobbyScreen,
     intro: () => introScreen(page.snap, "stack center", h("p", { class: "dim" }, t("intro.help"))),
@@ -201,6 +204,57 @@ function statusBar(snap) {
   ];
 }
 
+/** Whether this phone has the controls of a game without a host (CONTRACT 4.2). */
+function isCaptain(snap) {
+  return Boolean(seat) && snap.captainPlayerId === seat.playerId && !snap.hasHost;
+}
+
+/**
+ * The captain's controls, under every screen: in the lobby the QR code for the others, the TV's
+ * link and Start; during the game Pause/Resume and End; after the finale Play again and End.
+ */
+function captainBar(snap) {
+  if (!isCaptain(snap)) return [];
+  const send = (type) => page.send(type, {});
+  const end = h(
+    "button",
+    {
+      class: "danger",
+      id: "captain-end",
+      onclick: () => {
+        if (confirm(t("host.endConfirm"))) send("HOST_END_SESSION");
+      },
+    },
+    t("host.end"),
+  );
+  if (snap.phase === "LOBBY") {
+    const tvLink = seat.tvJoinToken ? `${location.origin}/tv?s=${encodeURIComponent(seat.sessionId)}&k=${encodeURIComponent(seat.tvJoinToken)}` : null;
+    return h(
+      "div",
+      { class: "card stack center" },
+      h("h2", {}, t("captain.title")),
+      h("p", { class: "help" }, t("captain.help")),
+      h("img", { class: "qr", src: `/v1/sessions/${encodeURIComponent(seat.sessionId)}/qr.svg`, alt: t("tv.qrAlt") }),
+      h("p", { class: "code-input mono", id: "captain-code" }, snap.joinCode),
+      h("p", { class: "url mono", id: "captain-join-url" }, snap.joinUrl),
+      tvLink ? h("p", { class: "help" }, t("captain.tv")) : null,
+      tvLink ? h("p", { class: "url mono", id: "captain-tv-link" }, tvLink) : null,
+      h("button", { class: "success block", id: "captain-start", disabled: snap.players.length === 0, onclick: () => send("HOST_START_GAME") }, t("host.start")),
+    );
+  }
+  const finished = snap.phase === "FINAL_RESULTS" || snap.phase === "ROUND_END";
+  return h(
+    "div",
+    { class: "row captain-bar" },
+    finished
+      ? h("button", { class: "primary", id: "captain-restart", onclick: () => send("HOST_RESTART") }, t("host.restart"))
+      : snap.paused
+        ? h("button", { class: "success", id: "captain-resume", onclick: () => send("HOST_RESUME") }, t("host.resume"))
+        : h("button", { class: "secondary", id: "captain-pause", onclick: () => send("HOST_PAUSE") }, t("host.pause")),
+    end,
+  );
+}
+
 /** How often a phone in a kiosk's lobby asks for tonight's leaderboard. */
 const TONIGHT_MS = 5000;
 
@@ -256,8 +310,15 @@ function lobbyScreen() {
     ),
     update() {
       count.textContent = t("lobby.players", { n: page.snap.players.length });
-      // A kiosk's game (autoAdvance, no host) starts by itself.
-      waiting.textContent = !page.snap.hasHost && page.snap.settings.autoAdvance ? t("lobby.autoStart") : t("lobby.waiting");
+      // A captain's game starts when the captain says; a kiosk's (autoAdvance, no host) by itself.
+      const captain = !page.snap.hasHost && page.snap.captainPlayerId;
+      waiting.textContent = captain
+        ? isCaptain(page.snap)
+          ? t("lobby.captainYou")
+          : t("lobby.captainWaits", { name: nameOf(page.snap, captain) })
+        : !page.snap.hasHost && page.snap.settings.autoAdvance
+          ? t("lobby.autoStart")
+          : t("lobby.waiting");
       const me = page.snap.players.filter((p) => p.playerId === seat.playerId);
       const others = page.snap.players.filter((p) => p.playerId !== seat.playerId);
       fill(list, peopleList([...me, ...others], { me: seat.playerId }));

@@ -1,0 +1,47 @@
+"""Everyone plays (CONTRACT 4.2): a phone creates a game without a host, is its captain, lets the
+others and a TV in, and starts and pauses a game that moves on by itself."""
+
+import re
+
+from playwright.sync_api import expect
+
+from conftest import PHONE, TV
+from test_game import join_as_player
+
+
+def test_everyone_plays_without_a_host(devices, box, screens):
+    ada = devices.open(PHONE)
+    ada.goto(box.url + "/")
+    ada.click("#create")
+    ada.select_option("#count", "1")
+    ada.click("#create-player")
+    ada.fill("#captain-name", "Ada")
+    screens.shot(ada, "phone-create-as-player")
+    ada.click("#captain-go")
+
+    # The captain's lobby: the code and QR code for the others, the TV's link, and Start.
+    expect(ada.locator("#captain-start")).to_be_visible()
+    expect(ada.locator("#captain-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    expect(ada.locator("#me")).to_have_text("Ada")
+    screens.shot(ada, "phone-captain-lobby")
+    join_url = ada.locator("#captain-join-url").inner_text()
+    tv_link = ada.locator("#captain-tv-link").inner_text()
+
+    bo = devices.open(PHONE)
+    join_as_player(bo, join_url, "Bo")
+    expect(bo.locator("#captain-start")).to_have_count(0)
+    tv = devices.open(TV)
+    tv.goto(tv_link)
+    expect(tv.locator("#join-code")).to_be_visible()
+
+    ada.click("#captain-start")
+    expect(tv.locator("#level")).to_have_text("10 points", timeout=15_000)
+    expect(ada.locator("#brake")).to_be_enabled()
+    expect(bo.locator("#brake")).to_be_enabled()
+    screens.shot(ada, "phone-captain-clue")
+    ada.click("#captain-pause")
+    expect(bo.locator("#status")).to_contain_text("Paused")
+    expect(tv.get_by_role("status")).to_contain_text("Paused")
+    ada.click("#captain-resume")
+    expect(ada.locator("#captain-pause")).to_be_visible()
+    expect(bo.locator("#status")).not_to_contain_text("Paused")
