@@ -2,6 +2,7 @@
 others and a TV in, and starts and pauses a game that moves on by itself."""
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -9,8 +10,20 @@ from conftest import PHONE, TV
 from test_game import join_as_player
 
 
+def buzzes(page, pattern, count=1, timeout_s=10):
+    """Waits until the page has vibrated `pattern` `count` times (the pages' CSP allows no eval)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.evaluate("(p) => window.buzzes.filter((b) => JSON.stringify(b) === JSON.stringify(p)).length", pattern) >= count:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no {count} × vibrate({pattern}): {page.evaluate('() => window.buzzes')}")
+
+
 def test_everyone_plays_without_a_host(devices, box, screens):
     ada = devices.open(PHONE)
+    # Haptics as the phone would give them: navigator.vibrate, recorded.
+    ada.add_init_script("window.buzzes = []; navigator.vibrate = (p) => (window.buzzes.push(p), true);")
     ada.goto(box.url + "/")
     ada.click("#create")
     ada.select_option("#count", "1")
@@ -33,6 +46,7 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     tv = devices.open(TV)
     tv.goto(tv_link)
     expect(tv.locator("#join-code")).to_be_visible()
+    expect(tv.locator("#new-game")).to_have_attribute("href", "/")
 
     ada.click("#captain-start")
     expect(tv.locator("#level")).to_have_text("10 points", timeout=15_000)
@@ -45,3 +59,11 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     ada.click("#captain-resume")
     expect(ada.locator("#captain-pause")).to_be_visible()
     expect(bo.locator("#status")).not_to_contain_text("Paused")
+
+    # Ada pulls the brake: her phone gives one firm pulse; her answer's countdown turns red at the end.
+    ada.click("#brake")
+    expect(ada.locator("#answer")).to_be_visible()
+    buzzes(ada, 120)
+    expect(ada.locator("#main .countdown.last-seconds")).to_be_visible(timeout=20_000)
+    screens.shot(ada, "phone-captain-last-seconds")
+    buzzes(ada, 25, count=2)

@@ -355,19 +355,26 @@ export function secondsLeft(clock, deadlineMs) {
   return Math.max(0, Math.ceil((deadlineMs - clock.now()) / 1000));
 }
 
+/** A countdown turns red in its last seconds (seed 001: the last five). */
+export const LAST_SECONDS = 5;
+
 /**
  * Keeps every `[data-deadline]` element on the page counting down, and every `[data-bar-end]`
- * bar shrinking, against the box's clock. Paused timers carry `data-remaining` instead.
+ * bar shrinking, against the box's clock, both red (`last-seconds`) in the last five seconds.
+ * Paused timers carry `data-remaining` instead.
  */
 export function runCountdowns(clock) {
   setInterval(() => {
     for (const el of document.querySelectorAll("[data-deadline]")) {
-      el.textContent = secondsLeft(clock, Number(el.dataset.deadline));
+      const left = secondsLeft(clock, Number(el.dataset.deadline));
+      el.textContent = left;
+      el.classList.toggle("last-seconds", left <= LAST_SECONDS);
     }
     for (const el of document.querySelectorAll("[data-bar-end]")) {
       const total = Number(el.dataset.barTotal);
       const left = Math.max(0, Number(el.dataset.barEnd) - clock.now());
       el.style.width = `${total > 0 ? Math.min(100, (100 * left) / total) : 0}%`;
+      el.classList.toggle("last-seconds", left <= LAST_SECONDS * 1000);
     }
   }, 250);
 }

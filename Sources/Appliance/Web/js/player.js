@@ -36,8 +36,12 @@ const page = new GamePage({
     STATE_SNAPSHOT: () => {
       brakePending = false;
     },
+    BRAKE_ACCEPTED: (p) => {
+      if (p.brakeOwnerPlayerId === seat?.playerId) buzz(BUZZ_ACCEPTED);
+    },
     BRAKE_REJECTED: (p) => {
       brakePending = false;
+      buzz(BUZZ_REJECTED);
       // not_allowed during a clue: the pull named a clue that has moved on, or this player's own brake
       // ran out on this one (docs/protocol.md).
       toast(t(p.reason === "not_allowed" && page.snap?.phase === "CLUE_LEVEL" ? "brake.rejected.notThisClue" : `brake.rejected.${p.reason}`));
@@ -51,6 +55,28 @@ const page = new GamePage({
   },
   ended,
 });
+
+// MARK: haptics
+
+/** Vibration patterns (ms): one firm pulse for your brake, two short ones for a pull that lost. */
+const BUZZ_ACCEPTED = 120;
+const BUZZ_REJECTED = [40, 60, 40];
+/** A tick in each of the last three seconds of your answer's countdown. */
+const BUZZ_TICK = 25;
+
+/** Vibrates where the phone can (`navigator.vibrate`: Chrome for Android; Safari has none). */
+function buzz(pattern) {
+  navigator.vibrate?.(pattern);
+}
+
+// The last seconds of the answer the player is giving (the brake's, a followup's) tick.
+let lastTick = null;
+setInterval(() => {
+  const answering = /^(answer|followup:[^:]*:[^:]*:true)/.test(page.stage.key ?? "");
+  const left = answering ? Number(document.querySelector("#main .countdown[data-deadline]")?.textContent) : NaN;
+  if (left >= 1 && left <= 3 && left !== lastTick) buzz(BUZZ_TICK);
+  lastTick = left;
+}, 250);
 
 // MARK: joining
 

@@ -316,6 +316,19 @@ function lobbyScreen() {
           h("p", { class: "dim" }, t("tv.orLink")),
           h("p", { class: "url mono", id: "join-url" }, page.snap.joinUrl),
           tonight ? tonight.next : hostNote,
+          // Seed 000: the TV's lobby offers a new game, back on the start page (the kiosk's never).
+          kiosk
+            ? null
+            : h(
+                "a",
+                {
+                  class: "button secondary",
+                  id: "new-game",
+                  href: "/",
+                  onclick: () => seats.clear("tv"),
+                },
+                t("tv.newGame"),
+              ),
         ),
       ),
       tonight ? h("div", { class: "columns" }, h("div", {}, count, list), tonight.el) : h("div", {}, count, list),
