@@ -67,3 +67,10 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     expect(ada.locator("#main .countdown.last-seconds")).to_be_visible(timeout=20_000)
     screens.shot(ada, "phone-captain-last-seconds")
     buzzes(ada, 25, count=2)
+
+    # Bo leaves during the game from his phone's menu: back to the start page; he is gone from the
+    # players, and his points stay on the scoreboard as "left".
+    screens.shot(bo, "phone-leave-mid-game")
+    bo.click("#leave-game-button")
+    expect(bo).to_have_url(box.url + "/")
+    expect(tv.locator("#main")).not_to_contain_text("Bo", timeout=10_000)

@@ -103,7 +103,9 @@ actor SessionRoom {
     /// player's points, by device (or by player id for a client without a device cookie).
     func finishedGame() -> (game: Int, players: [(player: String, name: String, points: Int)])? {
         guard game.phase == .finalResults || game.phase == .roundEnd, game.gamesStarted > 0 else { return nil }
-        return (game.gamesStarted, game.players.map { (game.device(of: $0.id) ?? $0.id, $0.name, $0.points) })
+        let here = game.players.map { (game.device(of: $0.id) ?? $0.id, $0.name, $0.points) }
+        let gone = game.departed.map { ($0.device ?? $0.player.id, $0.player.name, $0.player.points) }
+        return (game.gamesStarted, here + gone)
     }
 
     // MARK: Joining (REST)

@@ -70,6 +70,7 @@ extension Game {
         plan = []
         round = nil
         finalResults = nil
+        departed = []
         lastBrakePull = [:]
         for index in players.indices { players[index].points = 0 }
         stopMusic(fadeOutMs: 300, into: &out)

@@ -11,6 +11,7 @@ extension Game {
         }
         plan = destinations
         gamesStarted += 1
+        departed = []
         finalResults = nil
         for index in players.indices { players[index].points = 0 }
         beginRound(0, now: now, into: &out)

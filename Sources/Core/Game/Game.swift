@@ -41,6 +41,14 @@ public struct Game: Codable, Sendable, Equatable {
     /// The player who created a game without a host: the controls are theirs while no host holds
     /// them; if they go, the longest-seated player takes over (CONTRACT 4.2).
     public internal(set) var captainId: ParticipantID?
+    /// Who left during this game, with their points and device (emptied when a game starts).
+    public internal(set) var departed: [Departed] = []
+
+    public struct Departed: Codable, Sendable, Equatable {
+        public var player: Player
+        public var device: String?
+    }
+
     /// How many games this session has started: a kiosk session plays one after another.
     public internal(set) var gamesStarted = 0
 
@@ -166,6 +174,10 @@ public struct Game: Codable, Sendable, Equatable {
             try followupAnswer(index: index, text: text, by: player)
         case .leave:
             let player = try requirePlayer(actor)
+            // Left during a game: the points stay on its scoreboard.
+            if phase != .lobby, let left = players.first(where: { $0.id == player }) {
+                departed.append(Departed(player: left, device: devices[player]))
+            }
             removePlayer(player, reason: .left, now: now, into: &out)
         case .timerFired(let timerId):
             try requireBox(actor, "fire timers")
@@ -255,13 +267,20 @@ public struct Game: Codable, Sendable, Equatable {
     }
 
     /// Players by points, most first; equal points keep join order.
+    /// The players by points, and after those still here with as many points, who left during
+    /// this game, marked `left`.
     public var standings: [Standing] {
-        players.enumerated()
+        let everyone =
+            players.map { Standing(playerId: $0.id, name: $0.name, points: $0.points) }
+            + departed.map {
+                Standing(playerId: $0.player.id, name: $0.player.name, points: $0.player.points, left: true)
+            }
+        return everyone.enumerated()
             .sorted { lhs, rhs in
                 lhs.element.points != rhs.element.points
                     ? lhs.element.points > rhs.element.points : lhs.offset < rhs.offset
             }
-            .map { Standing(playerId: $0.element.id, name: $0.element.name, points: $0.element.points) }
+            .map(\.element)
     }
 }
 

@@ -11,6 +11,8 @@ public struct Standing: Codable, Sendable, Equatable {
     public var playerId: ParticipantID
     public var name: String
     public var points: Int
+    /// `true` for a player who left during the game: their points stay on the scoreboard.
+    public var left: Bool?
 }
 
 public struct TimerView: Codable, Sendable, Equatable {

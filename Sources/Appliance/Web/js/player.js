@@ -19,6 +19,7 @@ const page = new GamePage({
   parts: [
     { el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.you, snap.paused], draw: statusBar },
     { el: document.getElementById("captain"), shows: (snap) => [isCaptain(snap), snap.phase, snap.paused, snap.players.length], draw: captainBar },
+    { el: document.getElementById("leave-game"), shows: (snap) => [snap.phase === "LOBBY"], draw: leaveGameButton },
   ],
   screens: {
     lobby: lobbyScreen,
@@ -228,6 +229,24 @@ function statusBar(snap) {
     you ? h("span", { class: "badge", id: "my-score", "aria-label": t("player.scoreLabel", { points: you.points, rank: you.rank }) }, `${you.points} p · #${you.rank}`) : null,
     snap.paused ? h("span", { class: "pill", role: "status" }, t("game.paused")) : null,
   ];
+}
+
+/** During a game, a quiet way out (the lobby has its own): the points stay on the scoreboard as "left". */
+function leaveGameButton(snap) {
+  if (snap.phase === "LOBBY") return [];
+  return h(
+    "button",
+    {
+      class: "link-button",
+      id: "leave-game-button",
+      onclick: () => {
+        if (!confirm(t("game.leaveConfirm"))) return;
+        leaving = true;
+        page.send("PLAYER_LEAVE", {});
+      },
+    },
+    t("game.leave"),
+  );
 }
 
 /** Whether this phone has the controls of a game without a host (CONTRACT 4.2). */

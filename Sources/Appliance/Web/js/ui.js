@@ -136,7 +136,7 @@ export function standingsList(standings, { me, label } = {}) {
         "li",
         { class: s.playerId === me ? "me" : "" },
         h("span", { class: `rank r${s.rank}` }, s.rank),
-        h("span", { class: "name" }, s.name),
+        h("span", { class: "name" }, s.name, s.left ? h("span", { class: "dim left" }, ` (${t("standings.left")})`) : null),
         h("span", { class: "points" }, s.points),
       ),
     ),
