@@ -259,7 +259,8 @@ def test_wrong_code_and_code_entry(devices, box, screens):
     # The way home in the top bar is a touch target (44 px), like every button.
     assert page.locator(".topbar .brand").bounding_box()["height"] >= 44
     page.locator("#code").press_sequentially("zz z-z")
-    expect(page.locator("#code")).to_have_value("ZZZZ")
+    # Shown as the TV shows codes, with a dash after three.
+    expect(page.locator("#code")).to_have_value("ZZZ-Z")
     expect(page.locator(".dots .filled")).to_have_count(4)
     expect(page.locator("#code-submit")).to_be_disabled()
     page.locator("#code").press_sequentially("ZZ")
@@ -267,7 +268,14 @@ def test_wrong_code_and_code_entry(devices, box, screens):
     screens.shot(page, "phone-code")
     page.click("#code-submit")
     expect(page.get_by_role("alert")).to_have_text("Session not found or expired. Check the code.")
+    # A code no game has: the field is red until it is changed.
+    expect(page.locator("#code")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#code")).to_have_css("border-top-color", "rgb(255, 93, 98)")
     screens.shot(page, "phone-code-wrong")
+    page.locator("#code").press("End")
+    page.locator("#code").press("Backspace")
+    expect(page.locator("#code")).to_have_value("ZZZ-ZZ")
+    expect(page.locator("#code")).not_to_have_attribute("aria-invalid", "true")
 
 
 def test_join_by_code_host_taken_and_name_taken(devices, box, screens):

@@ -125,6 +125,9 @@ function createScreen() {
   const nameForm = h("form", { class: "stack", id: "captain-form", hidden: true });
   const create = async (role) => {
     buttons.forEach((b) => (b.disabled = true));
+    // The pressed button spins while the box makes the game.
+    const pressed = document.activeElement;
+    if (buttons.includes(pressed)) pressed.setAttribute("aria-busy", "true");
     error.textContent = "";
     try {
       const settings = { destinationsCount: Number(count.value) };
@@ -156,7 +159,10 @@ function createScreen() {
       }
     } catch (e) {
       error.textContent = errorMessage(e);
-      buttons.forEach((b) => (b.disabled = false));
+      buttons.forEach((b) => {
+        b.disabled = false;
+        b.removeAttribute("aria-busy");
+      });
     }
   };
   buttons.push(
@@ -213,19 +219,30 @@ function joinScreen(state) {
     autocapitalize: "characters",
     spellcheck: "false",
     // A code as the box makes them: no I, L, O, 0 or 1, which are easily misread.
-    placeholder: "ABC234",
+    placeholder: "ABC-234",
     "aria-describedby": "code-help",
     value: state.code ?? "",
   });
   const submit = h("button", { class: "primary block", id: "code-submit", type: "submit", disabled: true }, t("join.go"));
+  // Shown as the TV shows it, ABC-234 (seed 001); read without the dash.
+  const shown = (code) => (code.length > 3 ? `${code.slice(0, 3)}-${code.slice(3)}` : code);
   const sync = () => {
     const code = cleanCode(input.value);
-    if (input.value !== code) input.value = code;
+    if (input.value !== shown(code)) input.value = shown(code);
     dots.set(code.length);
     submit.disabled = code.length !== 6;
     input.classList.toggle("complete", code.length === 6);
   };
-  input.addEventListener("input", sync);
+  input.addEventListener("input", () => {
+    input.removeAttribute("aria-invalid");
+    sync();
+  });
+  // While the code is looked up: the button waits, with a spinner.
+  const busy = (on) => {
+    submit.disabled = on;
+    if (on) submit.setAttribute("aria-busy", "true");
+    else submit.removeAttribute("aria-busy");
+  };
   const form = h(
     "form",
     {
@@ -234,14 +251,16 @@ function joinScreen(state) {
         event.preventDefault();
         const code = cleanCode(input.value);
         if (code.length !== 6) return;
-        submit.disabled = true;
+        busy(true);
         error.textContent = "";
         try {
           const found = await api("GET", `/v1/sessions/by-code/${code}`);
           go({ screen: "role", session: found });
         } catch (e) {
           error.textContent = errorMessage(e);
-          submit.disabled = false;
+          // A code no game has: the field says so in red until it is changed.
+          if (e.code === "SESSION_NOT_FOUND") input.setAttribute("aria-invalid", "true");
+          busy(false);
         }
       },
     },
