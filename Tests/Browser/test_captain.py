@@ -10,6 +10,15 @@ from conftest import PHONE, TV
 from test_game import join_as_player
 
 
+def wake_video_playing(page, timeout_s=10):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if page.evaluate("() => { const v = document.querySelector('video.wake'); return !!v && !v.paused; }"):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def buzzes(page, pattern, count=1, timeout_s=10):
     """Waits until the page has vibrated `pattern` `count` times (the pages' CSP allows no eval)."""
     deadline = time.monotonic() + timeout_s
@@ -41,6 +50,8 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     tv_link = ada.locator("#captain-tv-link").inner_text()
 
     bo = devices.open(PHONE)
+    # A phone on plain http has no Wake Lock API: the page keeps the screen on with its video.
+    bo.add_init_script("delete Navigator.prototype.wakeLock;")
     join_as_player(bo, join_url, "Bo")
     expect(bo.locator("#captain-start")).to_have_count(0)
     tv = devices.open(TV)
@@ -53,6 +64,8 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     expect(ada.locator("#brake")).to_be_enabled()
     expect(bo.locator("#brake")).to_be_enabled()
     screens.shot(ada, "phone-captain-clue")
+    bo.locator("#main").click(position={"x": 5, "y": 5})
+    assert wake_video_playing(bo), "the wake video plays during the clue"
     ada.click("#captain-pause")
     expect(bo.locator("#status")).to_contain_text("Paused")
     expect(tv.get_by_role("status")).to_contain_text("Paused")
@@ -74,3 +87,8 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     bo.click("#leave-game-button")
     expect(bo).to_have_url(box.url + "/")
     expect(tv.locator("#main")).not_to_contain_text("Bo", timeout=10_000)
+
+    # The captain ends the evening: her phone's screen may sleep again.
+    ada.click("#captain-end")
+    expect(ada.locator("#ended")).to_be_visible()
+    assert ada.evaluate("() => document.querySelector('video.wake') === null")

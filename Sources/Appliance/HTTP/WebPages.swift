@@ -25,6 +25,7 @@ struct WebPages: Sendable {
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
         "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
         "ico": "image/x-icon", "json": "application/json; charset=utf-8", "webmanifest": "application/manifest+json",
+        "webm": "video/webm", "mp4": "video/mp4",
     ]
 
     /// The frame of every page, which is not served itself.

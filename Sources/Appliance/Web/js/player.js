@@ -1,7 +1,7 @@
 // The player's phone: name entry from the QR link, the lobby, the brake, answers, followups, results.
 import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
-import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, tonightList } from "./ui.js";
+import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, letSleep, tonightList } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList } from "./game.js";
 
 const params = new URLSearchParams(location.search);
@@ -172,6 +172,7 @@ function connect() {
 
 /** The seat is gone: the player may take a new one in the same game, where the page was opened for it. */
 function ended(end, reason) {
+  letSleep();
   if (leaving) return location.assign("/");
   page.clearParts();
   // Opened from this session's join link (the TV's QR code, scanned again): the player can

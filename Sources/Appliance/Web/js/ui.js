@@ -196,20 +196,73 @@ export function confetti(durationMs = 2500) {
   setTimeout(() => box.remove(), durationMs + 2000);
 }
 
-/** Keep a phone's screen on while the page is visible, where the browser allows it. */
+/** The phone's screen kept on, while a game is under way (`keepAwake`); null when not. */
+let awake = null;
+
+/**
+ * Keeps a phone's screen on during a game (docs/web.md, "Keeping phones awake"): the Wake Lock API
+ * where the browser offers it (a secure context: https, or the box's own localhost), otherwise a
+ * muted, looping, inline video of 16×16 black pixels, for which Chrome for Android and Safari on iOS
+ * keep the screen on over plain http. Asked for at once, again whenever the page is shown, and at
+ * every tap (Safari plays only after one in low-power mode). `release()` lets the screen sleep.
+ */
 export function keepAwake() {
-  if (!("wakeLock" in navigator)) return;
-  // The lock, from the moment it is asked for: a page shown again while the browser has not yet
-  // answered asks once, not twice (the second lock would outlive the first one's release).
-  let lock = null;
+  if (awake) return awake;
+  let sentinel = null;
+  let asking = false;
+  let video = null;
+  let released = false;
+  const playVideo = () => {
+    if (!video) {
+      video = h(
+        "video",
+        { class: "wake", muted: true, loop: true, playsinline: true, "aria-hidden": "true", tabindex: "-1" },
+        h("source", { src: "/static/media/wake.webm", type: "video/webm" }),
+        h("source", { src: "/static/media/wake.mp4", type: "video/mp4" }),
+      );
+      // The attribute is not enough for autoplay rules: the property must be set too.
+      video.muted = true;
+      document.body.append(video);
+    }
+    if (video.paused) video.play().catch(() => {});
+  };
   const request = () => {
-    if (document.visibilityState !== "visible" || lock) return;
-    lock = navigator.wakeLock.request("screen").then(
-      (sentinel) => sentinel.addEventListener("release", () => (lock = null)),
-      // Not allowed here (plain http on the LAN, battery saver): the screen may dim, nothing else.
-      () => (lock = null),
+    if (released || document.visibilityState !== "visible") return;
+    if (!("wakeLock" in navigator)) return playVideo();
+    if (sentinel || asking) return;
+    asking = true;
+    navigator.wakeLock.request("screen").then(
+      (lock) => {
+        asking = false;
+        sentinel = lock;
+        lock.addEventListener("release", () => (sentinel = null));
+        if (released) lock.release();
+      },
+      // Not allowed here (plain http on the LAN, battery saver): the video instead.
+      () => {
+        asking = false;
+        playVideo();
+      },
     );
   };
   document.addEventListener("visibilitychange", request);
+  document.addEventListener("pointerdown", request, { capture: true });
   request();
+  awake = {
+    release() {
+      released = true;
+      awake = null;
+      document.removeEventListener("visibilitychange", request);
+      document.removeEventListener("pointerdown", request, { capture: true });
+      sentinel?.release();
+      video?.pause();
+      video?.remove();
+    },
+  };
+  return awake;
+}
+
+/** The game is over for this page: its screen may sleep again. */
+export function letSleep() {
+  awake?.release();
 }
