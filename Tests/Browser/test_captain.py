@@ -1,9 +1,12 @@
 """Everyone plays (CONTRACT 4.2): a phone creates a game without a host, is its captain, lets the
 others and a TV in, and starts and pauses a game that moves on by itself."""
 
+import json
 import re
 import time
+import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, TV
@@ -92,3 +95,62 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     ada.click("#captain-end")
     expect(ada.locator("#ended")).to_be_visible()
     assert ada.evaluate("() => document.querySelector('video.wake') === null")
+
+
+@pytest.mark.box_args(["--auto-pace", "0.15"])
+def test_a_whole_hostless_evening_with_a_host_who_drops_in(devices, box, screens):
+    """Three players and a TV play a whole game without a host; a host joins mid-game and takes the
+    controls (the captain's go), and the finale comes by itself."""
+    # Made over REST with short followups (the create screen has the defaults), then opened as Ada's.
+    request = urllib.request.Request(
+        box.url + "/v1/sessions",
+        data=json.dumps({
+            "role": "PLAYER", "name": "Ada",
+            "settings": {"destinationsCount": 1, "followupsPerDestination": 1, "followupSeconds": 5, "introMs": 0},
+        }).encode(),
+        headers={"Content-Type": "application/json"})
+    made = json.load(urllib.request.urlopen(request))
+    seat = {
+        "sessionId": made["sessionId"], "playerId": made["playerId"], "token": made["playerAuthToken"],
+        "joinCode": made["joinCode"], "tvJoinToken": made["tvJoinToken"], "answers": {},
+    }
+    ada = devices.open(PHONE)
+    ada.goto(box.url + "/")
+    ada.evaluate("(seat) => localStorage.setItem('tripto.player', JSON.stringify(seat))", seat)
+    ada.goto(box.url + "/join/" + made["sessionId"])
+    expect(ada.locator("#captain-start")).to_be_visible()
+    join_url = made["joinUrl"]
+    tv = devices.open(TV)
+    tv.goto(ada.locator("#captain-tv-link").inner_text())
+    players = [ada]
+    for name in ("Bo", "Cy"):
+        phone = devices.open(PHONE)
+        join_as_player(phone, join_url, name)
+        players.append(phone)
+    expect(tv.locator(".people li")).to_have_count(3)
+
+    ada.click("#captain-start")
+    expect(tv.locator("#level")).to_be_visible(timeout=15_000)
+    ada.click("#captain-pause")
+    expect(tv.get_by_role("status")).to_contain_text("Paused")
+    ada.click("#captain-resume")
+
+    # A host drops in with the code: the controls are the host's, the captain keeps playing.
+    host = devices.open(PHONE)
+    host.goto(box.url + "/")
+    host.click("#join")
+    host.fill("#code", made["joinCode"])
+    host.click("#code-submit")
+    host.click("#role-host")
+    expect(host).to_have_url(box.url + "/host")
+    expect(ada.locator("#captain-pause, #captain-resume")).to_have_count(0)
+    screens.shot(host, "phone-host-dropped-in")
+    host.click("#pause")
+    expect(tv.get_by_role("status")).to_contain_text("Paused")
+    host.click("#resume")
+
+    # The game plays itself to its finale.
+    expect(tv.locator("#thanks")).to_be_visible(timeout=60_000)
+    for phone in players:
+        expect(phone.locator("#main")).to_contain_text("Ada")
+    screens.shot(tv, "tv-hostless-finale")
