@@ -52,7 +52,10 @@ def test_kiosk_screen_plays_a_game_without_a_host(devices, box, screens):
     screens.shot(phone, "phone-kiosk-tonight")
 
 
-def test_kiosk_page_of_a_box_that_is_no_kiosk_says_so(devices, box):
+def test_the_boxs_own_screen_without_kiosk_is_a_tv_that_pairs_or_creates(devices, box, screens):
+    # tripto-screen opens /tv?kiosk in every mode: on a box without --kiosk it is a plain TV.
     tv = devices.open(TV)
     tv.goto(box.url + "/tv?kiosk")
-    expect(tv.locator("#kiosk-wait")).to_contain_text("This box is not running as a kiosk")
+    expect(tv.locator("#code")).to_be_visible()
+    expect(tv.get_by_role("link", name="Create a new game instead")).to_have_attribute("href", "/")
+    screens.shot(tv, "tv-box-screen-without-kiosk")

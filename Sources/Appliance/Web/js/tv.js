@@ -8,8 +8,11 @@ import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTim
 const main = document.getElementById("main");
 const params = new URLSearchParams(location.search);
 
-/** The box's own screen in kiosk mode: the TV seat of the session the box runs by itself. */
-const kiosk = params.has("kiosk");
+/**
+ * The box's own screen (`tripto-screen` opens `/tv?kiosk`): in kiosk mode the TV seat of the session
+ * the box runs by itself; on a box without `--kiosk`, a TV like any other (pair, or create a game).
+ */
+let kiosk = params.has("kiosk");
 
 let seat = seats.get("tv");
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
@@ -52,21 +55,26 @@ const page = new GamePage({
   },
   ended: (end, reason) => {
     // The kiosk opens a new session by itself: follow it.
-    if (kiosk) setTimeout(() => kioskSeat().then(connect), 1000);
+    if (kiosk) setTimeout(() => kioskSeat().then((found) => (found ? connect() : start())), 1000);
     else page.showEnded(end, reason);
   },
 });
 
+/** The kiosk's TV seat; false on a box that is no kiosk (404), whose screen is then a plain TV. */
 async function kioskSeat() {
   for (;;) {
     try {
       const found = await api("GET", "/v1/kiosk");
       seat = { sessionId: found.sessionId, token: found.tvAuthToken, joinCode: found.joinCode };
       seats.set("tv", seat);
-      return;
+      return true;
     } catch (e) {
+      if (e.status === 404) {
+        kiosk = false;
+        return false;
+      }
       // Said on the screen, and tried again: a blank kiosk screen tells the venue nothing.
-      const why = e.status === 404 ? "tv.kioskOff" : e.status === 403 ? "tv.kioskElsewhere" : "tv.kioskWaiting";
+      const why = e.status === 403 ? "tv.kioskElsewhere" : "tv.kioskWaiting";
       page.show(`kiosk-${why}`, () =>
         messageScreen({ id: "kiosk-wait", title: "Tripto box", text: t(why, { port: location.port || "80" }) }),
       );
@@ -76,8 +84,7 @@ async function kioskSeat() {
 }
 
 async function start() {
-  if (kiosk) {
-    await kioskSeat();
+  if (kiosk && (await kioskSeat())) {
     connect();
     return;
   }
