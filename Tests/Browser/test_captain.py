@@ -66,7 +66,11 @@ def test_everyone_plays_without_a_host(devices, box, screens):
     expect(tv.locator("#level")).to_have_text("10 points", timeout=15_000)
     expect(ada.locator("#brake")).to_be_enabled()
     expect(bo.locator("#brake")).to_be_enabled()
+    # The game moves on by itself, and says when.
+    expect(tv.locator("#next-clue")).to_contain_text(re.compile(r"Next clue in \d+ s"))
+    expect(bo.locator("#next-clue")).to_contain_text(re.compile(r"Next clue in \d+ s"))
     screens.shot(ada, "phone-captain-clue")
+    screens.shot(tv, "tv-captain-clue")
     bo.locator("#main").click(position={"x": 5, "y": 5})
     assert wake_video_playing(bo), "the wake video plays during the clue"
     ada.click("#captain-pause")

@@ -26,6 +26,30 @@ export function brakeTimer(snap) {
   return snap.brake ? (snap.timers.find((x) => x.phase === "PAUSED_FOR_BRAKE") ?? null) : null;
 }
 
+/** A game that plays itself (`autoAdvance`): the clue's own timer, until the next clue or the reveal. */
+export function clueTimer(snap) {
+  return snap.settings.autoAdvance ? (snap.timers.find((x) => x.phase === "CLUE_LEVEL") ?? null) : null;
+}
+
+/**
+ * "Next clue in 12 s" (at 2 points: "The answer in 12 s") under a clue of a game that plays itself,
+ * following its timer; empty in a game a host moves on.
+ */
+export function nextClueLine(clock) {
+  const line = followedTimer(
+    (x) =>
+      x && h("p", { class: "dim next-clue", id: "next-clue" }, t(x.levelPoints === 2 ? "game.revealIn" : "game.nextClueIn"), " ", secondsLeftOf(x, clock), " s"),
+    "div",
+  );
+  return {
+    el: line.el,
+    set(snap) {
+      const timer = clueTimer(snap);
+      line.set(timer && { ...timer, levelPoints: snap.clue?.levelPoints });
+    },
+  };
+}
+
 /** The seconds left, counting down; frozen while paused. */
 export function secondsLeftOf(timer, clock) {
   const parts = timerParts(timer);

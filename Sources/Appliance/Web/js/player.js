@@ -2,7 +2,7 @@
 import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, letSleep, tonightList } from "./ui.js";
-import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList } from "./game.js";
+import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList, nextClueLine } from "./game.js";
 
 const params = new URLSearchParams(location.search);
 const pathSession = decodeURIComponent(location.pathname.match(/^\/join\/([^/]+)/)?.[1] ?? "");
@@ -385,6 +385,7 @@ function brakeState() {
 }
 
 function clueScreen() {
+  const next = nextClueLine(page.clock);
   const badge = h("span", { class: "badge level" });
   const text = h("p", { class: "clue-text", id: "clue" });
   const reason = h("p", { class: "center dim", id: "brake-reason", "aria-live": "polite" });
@@ -418,11 +419,13 @@ function clueScreen() {
       { class: "stack" },
       h("div", { class: "row" }, badge, h("span", { class: "dim" }, t("game.destinationOf", { n: page.snap.round.index, total: page.snap.round.total }))),
       text,
+      next.el,
       button,
       reason,
       mine,
     ),
     update() {
+      next.set(page.snap);
       badge.textContent = t("game.points", { n: page.snap.clue?.levelPoints ?? "" });
       text.textContent = page.snap.clue?.clueText ?? "";
       const state = brakeState();

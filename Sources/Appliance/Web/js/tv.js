@@ -3,7 +3,7 @@
 import { api, seats } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen, tonightList } from "./ui.js";
-import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList } from "./game.js";
+import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList, nextClueLine } from "./game.js";
 
 const main = document.getElementById("main");
 const params = new URLSearchParams(location.search);
@@ -361,6 +361,7 @@ function lobbyScreen() {
 
 function clueScreen() {
   const banner = h("div", { "aria-live": "assertive" });
+  const next = nextClueLine(page.clock);
   const left = followedTimer((x) => secondsLeftOf(x, page.clock), "span");
   const markers = h("div", { class: "markers fit", "aria-label": t("tv.locked") });
   return {
@@ -369,10 +370,12 @@ function clueScreen() {
       { class: "tv-body" },
       h("div", {}, h("span", { class: "badge level", id: "level" }, t("game.points", { n: page.snap.clue?.levelPoints ?? "" }))),
       h("p", { class: "clue-text", id: "clue" }, page.snap.clue?.clueText ?? ""),
+      next.el,
       banner,
       h("div", { class: "stack" }, h("h2", { class: "dim" }, t("tv.locked")), markers),
     ),
     update() {
+      next.set(page.snap);
       if (page.snap.brake) {
         const name = nameOf(page.snap, page.snap.brake.brakeOwnerPlayerId);
         if (banner.dataset.owner !== page.snap.brake.brakeOwnerPlayerId) {
