@@ -32,7 +32,12 @@ const page = new GamePage({
     final: finalScreen,
   },
   screenFor,
-  shown: toldIfNotLocked,
+  shown: (keyBefore) => {
+    toldIfNotLocked(keyBefore);
+    // The screen stays on from the lobby to the game's end; after its finale it may sleep.
+    if (page.snap.phase === "ROUND_END") letSleep();
+    else keepAwake();
+  },
   events: {
     STATE_SNAPSHOT: () => {
       brakePending = false;
@@ -166,7 +171,6 @@ function graphemes(text) {
 }
 
 function connect() {
-  keepAwake();
   page.connect(seat.token);
 }
 
