@@ -41,10 +41,16 @@ actor SessionHub {
 
     var liveCount: Int { rooms.count }
 
-    /// The packs the live sessions play.
+    /// The packs the live sessions play; for a mix, every pack it draws from.
     func livePackIds() async -> Set<String> {
         var ids: Set<String> = []
-        for room in rooms.values where await !room.isEnded { ids.insert(await room.packId) }
+        for room in rooms.values where await !room.isEnded {
+            let packId = await room.packId
+            ids.insert(packId)
+            if PackLibrary.mixLanguage(packId) != nil {
+                ids.formUnion(environment.packs.recordingPacks(of: packId).values)
+            }
+        }
         return ids
     }
 
