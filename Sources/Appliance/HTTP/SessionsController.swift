@@ -228,24 +228,28 @@ struct SessionsController: Sendable {
     }
 
     /// A HOST join into the kiosk's session: the staff's PIN, or 403; past five wrong PINs a minute
-    /// from one address, 429 until the minute is over (the right PIN too).
+    /// from one network (an IPv4 address, an IPv6 /64), 429 until the minute is over (the right PIN too).
     private func checkStaffPin(_ pin: String?, _ context: BoxRequestContext, now: Int64) throws(BoxError) {
         guard let staffPin else {
             throw BoxError(status: 403, code: .forbidden, message: "This game runs by itself; join as a player")
-        }
-        let caller = context.callerAddress
-        if let wait = wrongPins.wait(for: caller, now: now) {
-            throw BoxError.rateLimited("Too many wrong PINs: try again in \(wait) s", retryAfter: wait)
         }
         guard let pin else {
             throw BoxError(
                 status: 403, code: .forbidden, message: "This game runs by itself; staff join with their PIN")
         }
-        // A guest who taps "Host" without a PIN is not guessing one: only wrong PINs count.
-        guard Secrets.equal(pin, staffPin) else {
-            wrongPins.recordMiss(caller, now: now)
-            throw BoxError(status: 403, code: .forbidden, message: "That is not the staff PIN")
+        // Counted by network (an IPv6 phone may take a new address for each request), checked and
+        // counted at once; a guest who taps "Host" without a PIN is not guessing one.
+        var wrong = false
+        let caller = CreateThrottle.network(of: context.callerAddress)
+        if let wait = wrongPins.guess(
+            caller, now: now,
+            isWrong: {
+                wrong = !Secrets.equal(pin, staffPin); return wrong
+            })
+        {
+            throw BoxError.rateLimited("Too many wrong PINs: try again in \(wait) s", retryAfter: wait)
         }
+        if wrong { throw BoxError(status: 403, code: .forbidden, message: "That is not the staff PIN") }
     }
 
     /// Whether this is the `--kiosk` session: its screen is the box's own, and it has no host.

@@ -29,14 +29,29 @@ final class MissThrottle: Sendable {
     }
 
     func recordMiss(_ caller: String, now: Int64) {
+        windows.withLock { windows in Self.miss(caller, now: now, windowMs: windowMs, in: &windows) }
+    }
+
+    /// A guess checked and counted in one step, so that guesses sent at once cannot all pass before
+    /// any is counted: nil when `caller` may guess now (a wrong one, as `isWrong` says, is counted),
+    /// otherwise the whole seconds until its window ends.
+    func guess(_ caller: String, now: Int64, isWrong: () -> Bool) -> Int? {
         windows.withLock { windows in
-            if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < windowMs } }
-            if var window = windows[caller], now - window.start < windowMs {
-                window.misses += 1
-                windows[caller] = window
-            } else {
-                windows[caller] = Window(start: now, misses: 1)
+            if let window = windows[caller], now - window.start < windowMs, window.misses >= limit {
+                return Int((window.start + windowMs - now + 999) / 1000)
             }
+            if isWrong() { Self.miss(caller, now: now, windowMs: windowMs, in: &windows) }
+            return nil
+        }
+    }
+
+    private static func miss(_ caller: String, now: Int64, windowMs: Int64, in windows: inout [String: Window]) {
+        if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < windowMs } }
+        if var window = windows[caller], now - window.start < windowMs {
+            window.misses += 1
+            windows[caller] = window
+        } else {
+            windows[caller] = Window(start: now, misses: 1)
         }
     }
 }
