@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import GRDB
 import Testing
 
 @testable import Appliance
@@ -28,7 +29,7 @@ struct TonightTests {
     }
 
     @Test("points add up per phone over the night, ties share a rank, yesterday is not tonight")
-    func ranking() throws {
+    func ranking() async throws {
         let database = try BoxDatabase.inMemory()
         let tonight = Tonight(dayStartsMinutes: 6 * 60)
         let now: Int64 = 1_795_892_400_000
@@ -56,6 +57,11 @@ struct TonightTests {
         #expect(all.top.map(\.name) == ["Cy", "Bo", "Ada B"] && all.top.map(\.rank) == [1, 2, 2])
         #expect(all.you?.name == "Bo" && all.you?.you == true)
         #expect(try tonight.standings(at: now + 120_000, you: nil, in: database).you == nil)
+        // A month on, the night's results are gone with the next one recorded.
+        let later = now + (Tonight.keptDays + 1) * 86_400_000
+        try tonight.record(sessionId: "s9", game: 1, players: [("a", "Ada", 1)], at: later, in: database)
+        let rows = try await database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM kioskResult") }
+        #expect(rows == 1)
     }
 
     @Test("three kiosk games with a restart between: a phone's points add up under its latest name")

@@ -90,5 +90,23 @@ struct CaptainTests {
         try table.player(1, .leave)
         try table.player(2, .leave)
         #expect(table.game.captainId == nil)
+        // The next to join after everyone went has the controls: the game never waits for nobody.
+        _ = try table.game.apply(.join(playerId: "p9", name: "Late"), by: .box, now: table.now)
+        #expect(table.game.captainId == "p9")
+    }
+
+    @Test("a kiosk's box resumes a game its staff paused and left; in a host's game it may not")
+    func boxResumes() throws {
+        var kiosk = try Table(players: 2, settings: Fixture.settings { $0.autoAdvance = true })
+        try kiosk.start()
+        try kiosk.host(.pause)
+        _ = try kiosk.game.apply(.resume, by: .box, now: kiosk.now)
+        #expect(kiosk.game.pausedSince == nil)
+        var hosted = try Table(players: 2)
+        try hosted.start()
+        try hosted.host(.pause)
+        #expect(throws: GameError.forbidden("Only the host may do that")) {
+            try hosted.game.apply(.resume, by: .box, now: hosted.now)
+        }
     }
 }

@@ -175,6 +175,15 @@ actor KioskDirector: Service {
             if summary.phase == .finalResults { await record(room, now: now) }
             lobbyReadySince = nil
             endedSince = nil
+            // The staff paused and left (their seat free again): the guests' game goes on.
+            if summary.paused, !summary.hasHost {
+                do {
+                    try await room.resumeByBox(now: now)
+                    logger.info("kiosk game resumed: the staff who paused it left")
+                } catch {
+                    logger.warning("kiosk game not resumed", metadata: ["error": "\(error.message)"])
+                }
+            }
             guard summary.connectedPlayerCount == 0 else { return }
             let since = emptySince ?? now
             emptySince = since

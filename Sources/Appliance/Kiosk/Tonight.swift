@@ -47,7 +47,11 @@ struct Tonight: Sendable {
         return day(atEpochMs: epochMs, utcOffsetSeconds: Int(local.tm_gmtoff))
     }
 
-    /// Records a finished game's players; recording the same game again changes nothing.
+    /// How many venue days of results are kept: what ties a phone to its names goes after that.
+    static let keptDays: Int64 = 30
+
+    /// Records a finished game's players; recording the same game again changes nothing. Results
+    /// older than `keptDays` go.
     func record(
         sessionId: String, game: Int, players: [(player: String, name: String, points: Int)], at now: Int64,
         in database: BoxDatabase
@@ -62,6 +66,7 @@ struct Tonight: Sendable {
                         """,
                     arguments: [day, sessionId, game, entry.player, entry.name, entry.points, now])
             }
+            try db.execute(sql: "DELETE FROM kioskResult WHERE day < ?", arguments: [day - Self.keptDays])
         }
     }
 

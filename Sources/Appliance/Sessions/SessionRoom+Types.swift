@@ -10,6 +10,7 @@ extension SessionRoom {
         /// How long its command log is (replayed at every start of the box).
         var commandCount: Int
         var phase: Phase
+        var paused: Bool
         var isEnded: Bool
         var joinToken: String
         var tvJoinTokenHash: String

@@ -90,7 +90,8 @@ actor SessionRoom {
         return Summary(
             hasHost: game.hasHost(at: now), hasTv: game.hasTv, playerCount: game.players.count,
             connectedPlayerCount: game.players.count { game.isConnected($0.id) }, commandCount: seq, phase: game.phase,
-            isEnded: game.isEnded, joinToken: record.joinToken, tvJoinTokenHash: record.tvJoinTokenHash)
+            paused: game.pausedSince != nil, isEnded: game.isEnded, joinToken: record.joinToken,
+            tvJoinTokenHash: record.tvJoinTokenHash)
     }
 
     var hasConnections: Bool { !connections.isEmpty }
@@ -105,7 +106,18 @@ actor SessionRoom {
         guard game.phase == .finalResults || game.phase == .roundEnd, game.gamesStarted > 0 else { return nil }
         let here = game.players.map { (game.device(of: $0.id) ?? $0.id, $0.name, $0.points) }
         let gone = game.departed.map { ($0.device ?? $0.player.id, $0.player.name, $0.player.points) }
-        return (game.gamesStarted, here + gone)
+        // One phone, one row: its points of this game added up (left and came back, or two players
+        // on one phone), under the name it has now.
+        var rows: [(player: String, name: String, points: Int)] = []
+        for (player, name, points) in gone + here {
+            if let index = rows.firstIndex(where: { $0.player == player }) {
+                rows[index].points += points
+                rows[index].name = name
+            } else {
+                rows.append((player, name, points))
+            }
+        }
+        return (game.gamesStarted, rows)
     }
 
     // MARK: Joining (REST)
@@ -191,6 +203,16 @@ actor SessionRoom {
         if connections.isEmpty { idleSince = now }
         guard connections.of(connection.participantId).isEmpty else { return }
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
+        // A host gone for good gives a captain the controls back (CONTRACT 4.2): when the grace ends,
+        // which no command marks, everyone hears that there is no host any more.
+        if connection.participantId == game.hostId, game.captainId != nil {
+            let graceMs = game.limits.hostGraceMs
+            Task {
+                try? await Task.sleep(for: .milliseconds(graceMs + 500))
+                guard !self.game.hasHost(at: self.advance(ServerClock.now())) else { return }
+                self.sendPresenceSoon()
+            }
+        }
     }
 
     /// A kiosk's box lets go of the players who have not been connected for `absentForMs`, each
@@ -299,6 +321,12 @@ actor SessionRoom {
             PlayedRecord(packId: recordedUnder[$0.id] ?? pack.packId, destinationId: $0.id, playedAt: now)
         }
         return try run(.start(destinations: destinations), by: actor, now: now, origin: origin, played: played)
+    }
+
+    /// A kiosk's own resume of a game its staff paused and left (their seat gone for good).
+    func resumeByBox(now: Int64) async throws(BoxError) {
+        let now = advance(now)
+        try await run(.resume, by: .box, now: now)?.wait()
     }
 
     /// A kiosk's own restart after the finale: back to the lobby with the same players.

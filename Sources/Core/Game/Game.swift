@@ -41,6 +41,8 @@ public struct Game: Codable, Sendable, Equatable {
     /// The player who created a game without a host: the controls are theirs while no host holds
     /// them; if they go, the longest-seated player takes over (CONTRACT 4.2).
     public internal(set) var captainId: ParticipantID?
+    /// Whether this game was created without a host (a captain's), so that it always has a captain.
+    var hostless = false
     /// Who left during this game, with their points and device (emptied when a game starts).
     public internal(set) var departed: [Departed] = []
 
@@ -96,7 +98,11 @@ public struct Game: Codable, Sendable, Equatable {
         case .join(let playerId, let name, let device, let captain):
             try requireBox(actor, "join")
             try join(playerId, name: name, device: device, now: now, into: &out)
-            if captain == true { captainId = playerId }
+            // A game without a host keeps a captain: the first to join after everyone went is one.
+            if captain == true || (hostless && captainId == nil) {
+                hostless = true
+                captainId = playerId
+            }
         case .claimHost(let id):
             try requireBox(actor, "claim the host role")
             try claimHost(id, now: now, into: &out)
@@ -124,7 +130,8 @@ public struct Game: Codable, Sendable, Equatable {
             try requireController(actor, now: now, box: false)
             try pause(now: now, into: &out)
         case .resume:
-            try requireController(actor, now: now, box: false)
+            // A kiosk's box too: its staff may pause and walk away.
+            try requireController(actor, now: now)
             try resume(now: now, into: &out)
         case .kick(let playerId, let keepOut):
             // A kiosk's box lets go of players who walked away (`absentPlayers`): they left.

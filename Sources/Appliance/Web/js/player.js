@@ -314,19 +314,23 @@ const TONIGHT_MS = 5000;
  */
 function tonightCard() {
   const el = h("div", { class: "card", id: "tonight", hidden: true });
+  let asking = null;
   const ask = async () => {
+    // Only a game that plays itself with no captain can be a kiosk's.
+    if (!page.snap?.settings.autoAdvance || page.snap.captainPlayerId) return;
     try {
       const tonight = await api("GET", "/v1/kiosk/tonight");
       if (tonight.sessionId !== seat.sessionId) return;
       const yours = tonight.you && !tonight.top.some((r) => r.you) ? h("p", { class: "dim", id: "tonight-you" }, t("lobby.tonightYou", tonight.you)) : null;
       fill(el, h("h2", {}, t("tv.tonightTitle")), tonight.top.length ? tonightList(tonight.top, { label: t("tv.tonightTitle") }) : h("p", { class: "dim" }, t("tv.tonightEmpty")), yours);
       el.hidden = false;
-    } catch {
-      // Not a kiosk (404), or the box is busy: the lobby goes on without it.
+    } catch (e) {
+      // Not a kiosk (404): asked no more. The box busy: the next try.
+      if (e.status === 404) clearInterval(asking);
     }
   };
   ask();
-  const asking = setInterval(() => (el.isConnected ? ask() : clearInterval(asking)), TONIGHT_MS);
+  asking = setInterval(() => (el.isConnected ? ask() : clearInterval(asking)), TONIGHT_MS);
   return el;
 }
 

@@ -350,7 +350,10 @@ function lobbyScreen() {
       }
       // A game with autoAdvance and no host starts by itself once players have joined. (The kiosk's
       // screen shows its countdown instead, and nothing of its staff's seat.)
-      hostNote.textContent = page.snap.hasHost
+      const captain = !page.snap.hasHost && page.snap.captainPlayerId;
+      hostNote.textContent = captain
+        ? t("lobby.captainWaits", { name: nameOf(page.snap, captain) })
+        : page.snap.hasHost
         ? t("tv.waitingHost")
         : page.snap.settings.autoAdvance
           ? t("tv.autoStart")
