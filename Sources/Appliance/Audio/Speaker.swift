@@ -15,8 +15,8 @@ import ServiceLifecycle
 final class Speaker: @unchecked Sendable {
     struct Options: Sendable {
         var device = "default"
-        /// Where the composed beds and effects are kept between starts.
-        var soundsFolder: URL
+        /// The composed beds and effects, shared with the TV pages.
+        var shelf: SoundShelf
         var retrySeconds = 5.0
     }
 
@@ -169,7 +169,7 @@ final class Speaker: @unchecked Sendable {
             }
             if library == nil {
                 let started = Date()
-                let (loaded, composed) = SoundLibrary.load(cachedIn: options.soundsFolder)
+                let (loaded, composed) = options.shelf.load()
                 library = loaded
                 logger.info(
                     composed ? "sounds composed" : "sounds loaded",

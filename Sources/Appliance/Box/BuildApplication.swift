@@ -65,19 +65,17 @@ struct Box: Sendable {
         address = PublicAddress(configured: configuration.publicURL, port: configuration.port)
         let scale = configuration.autoPace
         let health = self.health
+        let sounds = SoundShelf(
+            folder: URL(
+                fileURLWithPath: configuration.soundsFolder
+                    ?? (configuration.dataDirectory as NSString).appendingPathComponent("sounds")))
         environment = RoomEnvironment(
             database: database, packs: packs, address: address, limits: .init(maxPlayers: configuration.maxPlayers),
             pacing: Pacing().scaled(by: scale), livingRoomPacing: Pacing.livingRoom.scaled(by: scale),
             speaker: configuration.audioDevice.map { device in
-                Speaker(
-                    options: .init(
-                        device: device,
-                        soundsFolder: URL(
-                            fileURLWithPath: configuration.soundsFolder
-                                ?? (configuration.dataDirectory as NSString).appendingPathComponent("sounds"))),
-                    health: health, logger: logger)
+                Speaker(options: .init(device: device, shelf: sounds), health: health, logger: logger)
             },
-            health: health, logger: logger)
+            sounds: sounds, health: health, logger: logger)
         hub = SessionHub(
             environment: environment, idleSessionSeconds: configuration.idleSessionSeconds,
             keepEndedDays: configuration.keepEndedDays)
@@ -125,6 +123,7 @@ struct Box: Sendable {
         ).addRoutes(to: router)
         PacksController(hub: hub, packs: environment.packs, adminToken: adminToken, logger: environment.logger)
             .addRoutes(to: router)
+        if let sounds = environment.sounds { SoundsController(shelf: sounds).addRoutes(to: router) }
 
         let sockets = SocketController(hub: hub, environment: environment, open: self.sockets)
 

@@ -14,6 +14,8 @@ struct RoomEnvironment: Sendable {
     var livingRoomPacing = Pacing.livingRoom
     /// The box's own sound output, when it has one.
     var speaker: Speaker?
+    /// The beds and effects, for the speaker and for TV pages that play the room's sound.
+    var sounds: SoundShelf?
     /// Where rooms say that saving fails, and works again.
     var health = BoxHealth()
     let logger: Logger
