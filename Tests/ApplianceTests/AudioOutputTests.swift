@@ -217,6 +217,48 @@ struct AudioOutputTests {
                 finaleHeard.joined(separator: ", ")))
     }
 
+    @Test("muted for the session (the TV page plays instead), the box goes silent; unmuted, its music comes back")
+    func mutedForTheTv() async throws {
+        let folder = try Self.fileOutput()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let box = try BoxProcess(
+            arguments: ["--log-level", "info", "--sounds-cache", folder.appendingPathComponent("sounds").path],
+            environment: ["XDG_CONFIG_HOME": folder.appendingPathComponent("xdg").path], audio: true)
+        try await box.start()
+        defer { box.terminate() }
+        let opened = try await Self.waitForLog(box, "sound output open")
+        let epoch = try #require(opened.firstMatch(of: /audio.epochServerMs=(\d+)/).flatMap { Int64($0.1) })
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
+        let tv = try #require(table.tv)
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        try await Task.sleep(for: .seconds(3))
+        let mutedAt = ServerClock.now()
+        tv.send(.soundOutputSet(.init(tvPage: true, boxMuted: true)))
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await table.host.latestSnapshot().sound?.boxMuted == true)
+        let unmutedAt = ServerClock.now()
+        table.host.send(.soundOutputSet(.init(boxMuted: false)))
+        try await Task.sleep(for: .seconds(3))
+        await box.stop()
+
+        let (_, channels) = try WAVFile.samples(of: folder.appendingPathComponent("out.wav"))
+        let left = channels[0]
+        let second = Int(Sound.rate)
+        func frame(_ serverMs: Int64) -> Int { Int((serverMs - epoch) * Int64(Sound.rate) / 1000) }
+        let playing = SignalAnalysis.rmsDb(left, frame(mutedAt) - 2 * second, frame(mutedAt) - second / 5)
+        let muted = SignalAnalysis.rmsDb(left, frame(mutedAt) + second, frame(unmutedAt) - second / 5)
+        let back = SignalAnalysis.rmsDb(left, frame(unmutedAt) + second, min(left.count, frame(unmutedAt) + 2 * second))
+        #expect(playing > -45, "before: \(playing) dBFS")
+        #expect(muted < -70, "muted: \(muted) dBFS")
+        #expect(back > -45, "unmuted: \(back) dBFS")
+        print(
+            String(
+                format: "audio: box muted for the TV %.0f dBFS, before %.1f, after unmuting %.1f", muted, playing, back)
+        )
+        table.closeAll()
+    }
+
     @Test("with no usable sound device the box warns once and serves the game")
     func noDevice() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-noalsa-\(UUID().uuidString)")

@@ -19,6 +19,8 @@ struct HostileInputTests {
         case .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal, .hostPause, .hostResume, .hostKick,
             .hostEndSession, .hostRestart, .hostEndGame, .hostSetPack, .musicGainSet:
             role == .host
+        // The TV says whether its page plays the sound; the TV or the host mutes the box.
+        case .soundOutputSet(let set): role == .tv || (role == .host && set.tvPage == nil)
         case .brakePull, .brakeAnswerSubmit, .followupAnswerSubmit, .playerLeave: role == .player
         }
     }
@@ -170,8 +172,9 @@ struct HostileInputTests {
         table.host.send(.hostNext)
         try await table.allSee(.finalResults)
         try await refusals(in: .finalResults)
-        // Per phase: the host's 4 player commands, all 17 for the TV, the player's 13 host commands.
-        #expect(checked == 7 * (4 + 17 + 13))
+        // Per phase: the host's 4 player commands; for the TV all 17 but its SOUND_OUTPUT_SET; for the
+        // player the 13 host commands and SOUND_OUTPUT_SET.
+        #expect(checked == 7 * (4 + 17 + 14))
 
         // On the wire, in every phase: the TV and the players heard no secret before its time, the
         // player who locked the answer included.

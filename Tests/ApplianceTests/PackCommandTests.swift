@@ -164,13 +164,14 @@ struct PackCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await Self.run(["pack", "render-voice", folder.path])
         #expect(first.status == 0, "\(first.output)")
-        // intro + 5 clues + reveal + 2 followups
-        #expect(first.output.contains("test-mini: 9 rendered, 0 kept"))
+        // intro + 5 clues + reveal + 1 banter line + 2 followups
+        #expect(first.output.contains("test-mini: 10 rendered, 0 kept"))
         let voice = folder.appendingPathComponent("voice")
         let clips = try FileManager.default.contentsOfDirectory(atPath: voice.path).sorted()
         #expect(
             clips == [
-                "gothenburg-clue-10.wav", "gothenburg-clue-2.wav", "gothenburg-clue-4.wav", "gothenburg-clue-6.wav",
+                "gothenburg-banter-1.wav", "gothenburg-clue-10.wav", "gothenburg-clue-2.wav", "gothenburg-clue-4.wav",
+                "gothenburg-clue-6.wav",
                 "gothenburg-clue-8.wav", "gothenburg-followup-1.wav", "gothenburg-followup-2.wav",
                 "gothenburg-reveal.wav",
                 "intro.wav", "manifest.json",
@@ -179,15 +180,15 @@ struct PackCommandTests {
             let milliseconds = try #require(WAVDuration.milliseconds(ofFileAt: voice.appendingPathComponent(clip).path))
             #expect(milliseconds > 500, "\(clip) is \(milliseconds) ms")
         }
-        #expect(try await Self.run(["pack", "render-voice", folder.path]).output.contains("0 rendered, 9 kept"))
+        #expect(try await Self.run(["pack", "render-voice", folder.path]).output.contains("0 rendered, 10 kept"))
         // A clue whose text changed is spoken again; the others are kept.
         let file = folder.appendingPathComponent("pack.json")
         let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
             of: "It is the second largest city in Sweden.", with: "It is the second largest town in Sweden.")
         try edited.write(to: file, atomically: true, encoding: .utf8)
-        #expect(try await Self.run(["pack", "render-voice", folder.path]).output.contains("1 rendered, 8 kept"))
+        #expect(try await Self.run(["pack", "render-voice", folder.path]).output.contains("1 rendered, 9 kept"))
         #expect(
-            try await Self.run(["pack", "render-voice", "--force", folder.path]).output.contains("9 rendered, 0 kept"))
+            try await Self.run(["pack", "render-voice", "--force", folder.path]).output.contains("10 rendered, 0 kept"))
 
         // The intro is heard whole before the 10-point clue's line, in either language.
         for language in Language.allCases {

@@ -19,6 +19,7 @@ struct VoiceClipTests {
         for destination in pack.destinations {
             names += [8, 6, 4, 2].map { "\(destination.id)-clue-\($0)" }
             names += ["\(destination.id)-reveal"] + (1...3).map { "\(destination.id)-followup-\($0)" }
+            names += (destination.banter ?? []).indices.map { "\(destination.id)-banter-\($0 + 1)" }
         }
         for name in names { try wav(milliseconds: 1_500).write(to: voice.appendingPathComponent("\(name).wav")) }
         // Each destination's first clue is as long as its place in the pack says: 1,010 ms, 1,020 …
@@ -78,6 +79,30 @@ struct VoiceClipTests {
         table.host.send(.hostForceReveal)
         try await table.tv!.expect("DESTINATION_REVEAL")
         #expect(try await table.http.get("/v1/sessions/\(table.sessionId)/assets/r1-reveal").status == 200)
+        table.closeAll()
+    }
+
+    @Test("the banter is said after the reveal's line, and is served once revealed")
+    func banterAfterReveal() async throws {
+        let packs = try Self.packsWithClips()
+        defer { try? FileManager.default.removeItem(at: packs) }
+        let box = try BoxProcess(packs: packs.path)
+        try await box.start()
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"], tv: true)
+        table.host.send(.hostStartGame)
+        try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }
+        #expect(try await table.http.get("/v1/sessions/\(table.sessionId)/assets/r1-banter").status == 404)
+        table.host.send(.hostForceReveal)
+        let reveal = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "reveal" }
+        let banter = try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "banter" }
+        #expect(banter.payloadObject["clipId"] as? String == "r1-banter")
+        let revealAt = try #require(reveal.payloadObject["startAtServerMs"] as? Int)
+        let revealMs = try #require(reveal.payloadObject["durationMs"] as? Int)
+        #expect(banter.payloadObject["startAtServerMs"] as? Int == revealAt + revealMs + 400)
+        let served = try await table.http.get(try #require(banter.payloadObject["url"] as? String))
+        #expect(served.status == 200 && served.body == Self.wav(milliseconds: 1_500))
+        let snapshot = try await table.tv!.latestSnapshot()
+        #expect(snapshot.round?.destination?.banter?.isEmpty == false)
         table.closeAll()
     }
 

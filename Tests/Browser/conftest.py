@@ -42,8 +42,9 @@ def free_port() -> int:
 class Box:
     """One `tripto serve` process with its own data directory."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, extra: list[str] | None = None):
+    def __init__(self, data_dir: Path, port: int | None = None, extra: list[str] | None = None, packs: Path | None = None):
         self.data_dir = data_dir
+        self.packs = packs or ROOT / "packs"
         self.extra = extra or []
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -54,7 +55,7 @@ class Box:
         self.process = subprocess.Popen(
             [
                 tripto_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--data-dir", str(self.data_dir), "--packs", str(ROOT / "packs"),
+                "--data-dir", str(self.data_dir), "--packs", str(self.packs),
                 "--public-url", self.url, "--no-qr", "--no-mdns", "--log-level", "warning",
                 # No sound card here: without a device of its own to try, a box says it is degraded.
                 *([] if "--audio-device" in self.extra else ["--no-audio"]),

@@ -41,7 +41,8 @@ enum Fixture {
                     question: "Question \(f) of \(n)?", answer: "Zanswer\(n)x\(f)", accepted: ["Zaccepted\(n)x\(f)"],
                     options: f == 2 ? ["Zanswer\(n)x\(f)", "Other \(f)", "Third \(f)"] : nil,
                     sources: ["https://example.org/Zfsource\(n)"])
-            })
+            },
+            banter: ["Zbanter\(n) one.", "Zbanter\(n) two."])
     }
 
     static func settings(_ change: (inout Settings) -> Void = { _ in }) -> Settings {

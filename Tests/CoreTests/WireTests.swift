@@ -29,11 +29,11 @@ struct WireTests {
         for key in ["round", "clue", "brake", "followup", "finalResults", "captainPlayerId"] {
             #expect(object[key] is NSNull, "\(key) is null in the lobby")
         }
-        // The contract's keys, and CONTRACT 4.2's captain.
+        // The contract's keys, CONTRACT 4.2's captain, and the box's journey and sound (docs/protocol.md).
         let expected: Set<String> = [
             "version", "phase", "paused", "joinCode", "joinUrl", "settings", "hasHost", "hasTv", "players", "round",
             "clue", "brake", "lockedAnswers", "followup", "scoreboard", "timers", "finalResults", "you",
-            "captainPlayerId",
+            "captainPlayerId", "journey", "sound",
         ]
         #expect(Set(object.keys) == expected)
         let you = try #require(object["you"] as? [String: Any])

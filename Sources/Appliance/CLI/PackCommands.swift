@@ -71,7 +71,7 @@ struct ShowPack: ParsableCommand {
 struct RenderVoice: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render-voice",
-        abstract: "Render a pack's voice clips (intro, clues, reveals, followups) with espeak-ng.",
+        abstract: "Render a pack's voice clips (intro, clues, reveals, banter, followups) with espeak-ng.",
         discussion: """
             Writes <pack>/voice/<clip>.wav for every line the box can say. A clip is kept when it \
             exists and its text has not changed since it was rendered (voice/manifest.json), unless \

@@ -38,6 +38,7 @@ extension ClientMessage {
         case .hostEndGame: .command(.endGame)
         case .hostSetPack(let choice): .setPack(choice.packId)
         case .musicGainSet(let gain): .command(.setMusicGain(gainDb: gain.gainDb))
+        case .soundOutputSet(let set): .command(.setSoundOutput(tvPage: set.tvPage, boxMuted: set.boxMuted))
         case .brakePull(let pull): .brakePull(pull)
         case .clockEcho(let echo): .clockEcho(echo)
         case .brakeAnswerSubmit(let answer): .command(.brakeAnswer(answerText: answer.answerText))

@@ -22,6 +22,12 @@ struct ProjectionPatch {
         member("captainPlayerId", old.captainPlayerId, new.captainPlayerId)
         list("players", old.players, new.players)
         member("round", old.round, new.round)
+        if let before = old.journey, let after = new.journey {
+            list("journey", before, after)
+        } else {
+            member("journey", old.journey, new.journey)
+        }
+        member("sound", old.sound, new.sound)
         member("clue", old.clue, new.clue)
         member("brake", old.brake, new.brake)
         list("lockedAnswers", old.lockedAnswers, new.lockedAnswers)

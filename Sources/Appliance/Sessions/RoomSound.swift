@@ -10,6 +10,10 @@ struct RoomSound {
     let clockOffset: Int64
     /// Clip lengths already read, by file (`duration`).
     private var durations: [String: Int64] = [:]
+    /// When the reveal's line ends, once it has gone out with its length: the banter follows it.
+    private var revealEnds: Int64?
+    /// The pause between the reveal's line and the banter after it.
+    static let banterGapMs: Int64 = 400
 
     init(sessionId: String, packs: PackLibrary, speaker: Speaker?, clockOffset: Int64) {
         self.sessionId = sessionId
@@ -30,9 +34,15 @@ struct RoomSound {
         if case .audioPlay(var play) = event {
             play.url = "/v1/sessions/\(sessionId)/assets/\(play.clipId)"
             play.durationMs = duration(of: play.clipId, in: game)
+            switch play.kind {
+            case .reveal: revealEnds = play.durationMs.map { play.startAtServerMs + $0 }
+            case .banter:
+                if let revealEnds { play.startAtServerMs = max(play.startAtServerMs, revealEnds + Self.banterGapMs) }
+            default: break
+            }
             event = .audioPlay(play)
         }
-        guard let speaker, event.isSound else { return event }
+        guard let speaker, event.isSound, !game.soundOutputs.boxMuted else { return event }
         let packId = game.settings.packId
         var clip: String?
         if case .audioPlay(let play) = event {
@@ -44,6 +54,23 @@ struct RoomSound {
         }
         speaker.play(event, session: sessionId, packId: packId, clip: clip, clockOffset: clockOffset)
         return event
+    }
+
+    /// The box's own output was muted for this session (the TV page plays the sound instead) or
+    /// unmuted: what it plays stops, or the music bed under way comes back.
+    func boxMuted(_ muted: Bool, in game: Game, now: Int64) {
+        guard let speaker else { return }
+        let packId = game.settings.packId
+        if muted {
+            speaker.play(
+                .audioStop(AudioStop()), session: sessionId, packId: packId, clip: nil, clockOffset: clockOffset)
+            speaker.play(
+                .musicStop(MusicStop(fadeOutMs: 300)), session: sessionId, packId: packId, clip: nil,
+                clockOffset: clockOffset)
+        } else if let track = game.musicTrack, game.pausedSince == nil {
+            let bed = MusicSet(trackId: track, mode: "loop", startAtServerMs: now, gainDb: game.musicGainDb)
+            speaker.play(.musicSet(bed), session: sessionId, packId: packId, clip: nil, clockOffset: clockOffset)
+        }
     }
 
     /// A clip's length for its AUDIO_PLAY, read from its file's header once (the intro plays every

@@ -388,7 +388,9 @@ actor SessionRoom {
                 Task { await self?.rollBackIfFailed() }
             }
         }
+        let wasMuted = game.soundOutputs.boxMuted
         game = next
+        if game.soundOutputs.boxMuted != wasMuted { sound.boxMuted(game.soundOutputs.boxMuted, in: game, now: now) }
         var items = messages(for: effects, now: now)
         if write.endedReason != nil {
             timerTask?.cancel()
@@ -598,6 +600,7 @@ actor SessionRoom {
     private func view(for role: Role, participant: ParticipantID?, now: Int64) -> Projection {
         var projection = game.projection(for: role, participant: participant, now: now)
         projection.joinUrl = environment.address.joinURL(sessionId: id, joinToken: record.joinToken)
+        projection.sound?.boxOutput = environment.speaker != nil
         return projection
     }
 

@@ -8,6 +8,7 @@ public enum AudioClip {
     static func clue(round: Int, points: Int) -> String { "r\(round + 1)-clue-\(points)" }
     static func reveal(round: Int) -> String { "r\(round + 1)-reveal" }
     static func followup(round: Int, index: Int) -> String { "r\(round + 1)-followup-\(index)" }
+    static func banter(round: Int) -> String { "r\(round + 1)-banter" }
 }
 
 extension Game {
@@ -33,6 +34,11 @@ extension Game {
             return heard ? "\(destination.id)-clue-\(points)" : nil
         case ("reveal", 2):
             return past || current.revealed ? "\(destination.id)-reveal" : nil
+        case ("banter", 2):
+            guard past || current.revealed, let line = Self.banterIndex(round: index, of: destination) else {
+                return nil
+            }
+            return "\(destination.id)-banter-\(line + 1)"
         case ("followup", 3):
             guard let number = Int(parts[2]), number >= 1, number <= destination.followups.count else { return nil }
             let heard = past || (current.followup.map { number <= $0.index } ?? false)
@@ -46,8 +52,23 @@ extension Game {
     /// Box-internal: these names carry the destination id and never go to a client.
     public var currentRoundPackClips: [String] {
         guard let destination = round?.destination else { return [] }
+        let banter = round.flatMap { Self.banterIndex(round: $0.index, of: destination) }
         return destination.clues.map { "\(destination.id)-clue-\($0.points)" } + ["\(destination.id)-reveal"]
+            + (banter.map { ["\(destination.id)-banter-\($0 + 1)"] } ?? [])
             + destination.followups.indices.map { "\(destination.id)-followup-\($0 + 1)" }
+    }
+
+    /// Which of a destination's banter lines is said after its reveal in round `round` (0-based):
+    /// they take turns from game to game as the destination comes up in other rounds.
+    static func banterIndex(round: Int, of destination: Destination) -> Int? {
+        guard let count = destination.banter?.count, count > 0 else { return nil }
+        return round % count
+    }
+
+    /// The banter line said after the reveal of round `round`, if its destination has any.
+    func banterLine(round: Int) -> String? {
+        guard round < plan.count, let index = Self.banterIndex(round: round, of: plan[round]) else { return nil }
+        return plan[round].banter?[index]
     }
 
     /// Moves `version` past every version an earlier run of the box can have sent: presence changes

@@ -110,3 +110,15 @@ public struct Pacing: Codable, Sendable, Equatable {
             scoreboardMs: times(scoreboardMs), clueMsPerCharacter: clueMsPerCharacter.map(times))
     }
 }
+
+/// Which of the room's sound sources play a session: the TV page (which says so of itself) and the
+/// box's own output, which the TV, the host or the captain may mute for the session.
+public struct SoundOutputs: Codable, Sendable, Equatable {
+    public var tvPage = false
+    public var boxMuted = false
+
+    public init(tvPage: Bool = false, boxMuted: Bool = false) {
+        self.tvPage = tvPage
+        self.boxMuted = boxMuted
+    }
+}

@@ -23,6 +23,9 @@ public enum Command: Codable, Sendable, Equatable {
     /// HOST_SET_PACK: in the lobby, the next game's pack (the box checked that it has it).
     case setPack(packId: String, language: Language)
     case setMusicGain(gainDb: Double)
+    /// SOUND_OUTPUT_SET: the TV page says whether it plays the room's sound; the TV or whoever has
+    /// the controls mutes or unmutes the box's own output for this session.
+    case setSoundOutput(tvPage: Bool?, boxMuted: Bool?)
     /// The host (HOST_END_SESSION, DELETE) or the box (expiry) ends the session.
     case end(reason: String)
     // Player commands.
@@ -44,7 +47,8 @@ extension Command {
     /// answers leave it be.
     var settlesArbitration: Bool {
         switch self {
-        case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .followupAnswer, .brakeAnswer, .kick, .leave,
+        case .brakePull, .join, .claimHost, .claimTv, .setMusicGain, .setSoundOutput, .followupAnswer, .brakeAnswer,
+            .kick, .leave,
             .restart, .end, .setPack:
             false
         case .timerFired(let timerId): timerId != Arbitration.timerId

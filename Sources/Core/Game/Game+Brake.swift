@@ -79,6 +79,14 @@ extension Game {
         }
         out.room(.audioStop(AudioStop()))
         out.room(.sfxPlay(SfxPlay(sfxId: "brake", startAtServerMs: now)))
+        out.room(
+            .uiEffectTrigger(
+                UIEffectTrigger(effectId: "flash", intensity: "high", durationMs: 500, startAtServerMs: now)))
+        out.room(
+            .uiEffectTrigger(
+                UIEffectTrigger(
+                    effectId: "spotlight", intensity: "high", durationMs: 2_500, startAtServerMs: now,
+                    playerId: winner.playerId)))
     }
 
     /// A player who goes (kicked, left) takes their pulls out of the window, which goes on for the

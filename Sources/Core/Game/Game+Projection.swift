@@ -11,7 +11,11 @@ extension Game {
             version: version, phase: phase, paused: pausedSince != nil, joinCode: joinCode, joinUrl: joinUrl,
             settings: settings, hasHost: hasHost(at: now), hasTv: hasTv, captainPlayerId: captainId,
             players: players.map(view(of:)),
-            round: nil, clue: nil, brake: nil, lockedAnswers: [], followup: nil, scoreboard: standings,
+            round: nil, journey: [],
+            sound: Projection.Sound(
+                tvPage: soundOutputs.tvPage, boxMuted: soundOutputs.boxMuted, boxOutput: true, musicTrackId: musicTrack,
+                musicGainDb: musicGainDb),
+            clue: nil, brake: nil, lockedAnswers: [], followup: nil, scoreboard: standings,
             timers: timers.map { $0.view(at: now) }, finalResults: nil, you: nil, endedReason: endedReason)
 
         if let current {
@@ -22,9 +26,14 @@ extension Game {
                     ? Projection.DestinationView(
                         name: destination.name, country: destination.country,
                         aliases: isHost ? destination.aliases : nil, sources: isHost ? destination.sources : nil,
-                        revealText: destination.revealText)
+                        revealText: destination.revealText, lat: destination.lat, lon: destination.lon,
+                        banter: banterLine(round: current.index))
                     : nil,
                 results: current.results)
+            let shown = current.revealed ? current.index + 1 : current.index
+            projection.journey = plan.prefix(shown).map {
+                Projection.Stop(name: $0.name, country: $0.country, lat: $0.lat, lon: $0.lon)
+            }
             projection.lockedAnswers = current.locks.map {
                 Projection.LockedAnswer(
                     playerId: $0.playerId, lockedAtLevelPoints: $0.levelPoints,

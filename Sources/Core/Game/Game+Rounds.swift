@@ -143,7 +143,16 @@ extension Game {
         out.everyone(.destinationResults(DestinationResults(results: results)))
         out.everyone(.scoreboardUpdate(ScoreboardUpdate(standings: standings)))
         out.room(
+            .uiEffectTrigger(
+                UIEffectTrigger(effectId: "pulse", intensity: "med", durationMs: 1_200, startAtServerMs: now)))
+        out.room(
             .audioPlay(AudioPlay(clipId: AudioClip.reveal(round: current.index), kind: .reveal, startAtServerMs: now)))
+        if banterLine(round: current.index) != nil {
+            // After the reveal's line: the box, which knows how long that is, moves it there.
+            out.room(
+                .audioPlay(
+                    AudioPlay(clipId: AudioClip.banter(round: current.index), kind: .banter, startAtServerMs: now)))
+        }
         if settings.autoAdvance {
             arm(.reveal, durationMs: pacing.revealMs, now: now, into: &out)
         }

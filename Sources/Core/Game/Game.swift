@@ -31,6 +31,8 @@ public struct Game: Codable, Sendable, Equatable {
     public internal(set) var arbitration: Arbitration?
     public internal(set) var musicGainDb: Double = Game.defaultMusicGainDb
     public internal(set) var musicTrack: String?
+    /// Which of the room's sound sources play this session (SOUND_OUTPUT_SET).
+    public internal(set) var soundOutputs = SoundOutputs()
     public internal(set) var finalResults: FinalResults?
     public internal(set) var endedReason: String?
     var lastBrakePull: [ParticipantID: ServerTime] = [:]
@@ -167,6 +169,8 @@ public struct Game: Codable, Sendable, Equatable {
             }
             musicGainDb = gainDb
             out.room(.musicGainSet(MusicGain(gainDb: gainDb)))
+        case .setSoundOutput(let tvPage, let boxMuted):
+            try setSoundOutput(tvPage: tvPage, boxMuted: boxMuted, by: actor, now: now, into: &out)
         case .end(let reason):
             if actor != .box { try requireController(actor, now: now, box: false) }
             end(reason: reason, into: &out)
@@ -225,6 +229,25 @@ public struct Game: Codable, Sendable, Equatable {
     /// while there is no host.
     public func hasControls(_ id: ParticipantID, now: ServerTime) -> Bool {
         id == hostId || (id == captainId && !hasHost(at: now))
+    }
+
+    /// The TV says whether its page plays the sound; the TV, the host or the captain mute the box.
+    private mutating func setSoundOutput(
+        tvPage: Bool?, boxMuted: Bool?, by actor: Issuer, now: ServerTime, into out: inout EffectList
+    ) throws(GameError) {
+        guard case .participant(let id) = actor else { throw .forbidden("Only a participant may do that") }
+        let isTv = id == tvId
+        if tvPage != nil, !isTv { throw .forbidden("Only the TV says whether its page plays the sound") }
+        if boxMuted != nil, !isTv, !hasControls(id, now: now) {
+            throw .forbidden("Only the TV, the host or the captain may mute the box")
+        }
+        guard tvPage != nil || boxMuted != nil else { throw .invalidPayload("Say tvPage, boxMuted or both") }
+        let next = SoundOutputs(tvPage: tvPage ?? soundOutputs.tvPage, boxMuted: boxMuted ?? soundOutputs.boxMuted)
+        guard next != soundOutputs else {
+            out.changesGame = false
+            return
+        }
+        soundOutputs = next
     }
 
     private func requirePlayer(_ actor: Issuer) throws(GameError) -> ParticipantID {

@@ -19,6 +19,9 @@ public enum VoiceScript {
                     Line(clip: "\(destination.id)-clue-\(clue.points)", text: clueText(clue, language: pack.language)))
             }
             lines.append(Line(clip: "\(destination.id)-reveal", text: destination.revealText))
+            for (index, line) in (destination.banter ?? []).enumerated() {
+                lines.append(Line(clip: "\(destination.id)-banter-\(index + 1)", text: line))
+            }
             for (index, followup) in destination.followups.enumerated() {
                 lines.append(
                     Line(

@@ -21,6 +21,8 @@ public enum ClientMessage: Sendable, Equatable {
     /// The box's own: the next game's pack, in the lobby (docs/protocol.md).
     case hostSetPack(SetPack)
     case musicGainSet(MusicGain)
+    /// The box's own: which of the room's sound sources play (docs/protocol.md, "Sound from the TV page").
+    case soundOutputSet(SoundOutputSet)
     case brakePull(BrakePull)
     case brakeAnswerSubmit(AnswerSubmit)
     case followupAnswerSubmit(FollowupAnswerSubmit)
@@ -65,6 +67,17 @@ public enum ClientMessage: Sendable, Equatable {
     public struct SetPack: Codable, Sendable, Equatable {
         public var packId: String
         public init(packId: String) { self.packId = packId }
+    }
+
+    /// `tvPage`: whether the TV page plays the room's sound (the TV says so of itself); `boxMuted`:
+    /// whether the box's own output is silent for this session. Either may be left out.
+    public struct SoundOutputSet: Codable, Sendable, Equatable {
+        public var tvPage: Bool?
+        public var boxMuted: Bool?
+        public init(tvPage: Bool? = nil, boxMuted: Bool? = nil) {
+            self.tvPage = tvPage
+            self.boxMuted = boxMuted
+        }
     }
 
     public struct BrakePull: Codable, Sendable, Equatable {
@@ -122,6 +135,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .hostEndGame: "HOST_END_GAME"
         case .hostSetPack: "HOST_SET_PACK"
         case .musicGainSet: "MUSIC_GAIN_SET"
+        case .soundOutputSet: "SOUND_OUTPUT_SET"
         case .brakePull: "BRAKE_PULL"
         case .brakeAnswerSubmit: "BRAKE_ANSWER_SUBMIT"
         case .followupAnswerSubmit: "FOLLOWUP_ANSWER_SUBMIT"
@@ -181,6 +195,7 @@ public enum ClientMessage: Sendable, Equatable {
             case "HOST_END_GAME": message = .hostEndGame
             case "HOST_SET_PACK": message = .hostSetPack(try payload(SetPack.self))
             case "MUSIC_GAIN_SET": message = .musicGainSet(try payload(MusicGain.self))
+            case "SOUND_OUTPUT_SET": message = .soundOutputSet(try payload(SoundOutputSet.self))
             case "BRAKE_PULL": message = .brakePull(try payload(BrakePull.self, absent: BrakePull()))
             case "BRAKE_ANSWER_SUBMIT": message = .brakeAnswerSubmit(try payload(AnswerSubmit.self))
             case "FOLLOWUP_ANSWER_SUBMIT": message = .followupAnswerSubmit(try payload(FollowupAnswerSubmit.self))
@@ -225,6 +240,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .hostKick(let payload): return encode(payload)
         case .hostSetPack(let payload): return encode(payload)
         case .musicGainSet(let payload): return encode(payload)
+        case .soundOutputSet(let payload): return encode(payload)
         case .brakePull(let payload): return encode(payload)
         case .brakeAnswerSubmit(let payload): return encode(payload)
         case .followupAnswerSubmit(let payload): return encode(payload)

@@ -187,17 +187,27 @@ public struct AudioPlay: Codable, Sendable, Equatable {
     public var durationMs: Int64?
 }
 
-public struct AudioStop: Codable, Sendable, Equatable {}
+public struct AudioStop: Codable, Sendable, Equatable {
+    public init() {}
+}
 
 public struct MusicSet: Codable, Sendable, Equatable {
     public var trackId: String
     public var mode: String
     public var startAtServerMs: ServerTime
     public var gainDb: Double
+
+    public init(trackId: String, mode: String, startAtServerMs: ServerTime, gainDb: Double) {
+        self.trackId = trackId
+        self.mode = mode
+        self.startAtServerMs = startAtServerMs
+        self.gainDb = gainDb
+    }
 }
 
 public struct MusicStop: Codable, Sendable, Equatable {
     public var fadeOutMs: Int
+    public init(fadeOutMs: Int) { self.fadeOutMs = fadeOutMs }
 }
 
 public struct MusicGain: Codable, Sendable, Equatable {
@@ -211,10 +221,24 @@ public struct SfxPlay: Codable, Sendable, Equatable {
 }
 
 public struct UIEffectTrigger: Codable, Sendable, Equatable {
+    /// `confetti`, `flash`, `spotlight` (on `playerId`) or `pulse` (docs/protocol.md, "The moments").
     public var effectId: String
     public var intensity: String
     public var durationMs: Int
     public var startAtServerMs: ServerTime
+    /// Whom a `spotlight` is on.
+    public var playerId: ParticipantID?
+
+    public init(
+        effectId: String, intensity: String, durationMs: Int, startAtServerMs: ServerTime,
+        playerId: ParticipantID? = nil
+    ) {
+        self.effectId = effectId
+        self.intensity = intensity
+        self.durationMs = durationMs
+        self.startAtServerMs = startAtServerMs
+        self.playerId = playerId
+    }
 }
 
 public struct SessionEnded: Codable, Sendable, Equatable {

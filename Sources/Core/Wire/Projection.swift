@@ -29,6 +29,39 @@ public struct Projection: Codable, Sendable, Equatable {
         public var sources: [String]?
         /// The reveal line, once revealed (HOST: always).
         public var revealText: String?
+        /// Where it is, for the TV's map: sent with the name, never before.
+        public var lat: Double?
+        public var lon: Double?
+        /// The line of the pack's banter said after the reveal, if the destination has any.
+        public var banter: String?
+    }
+
+    /// A destination of this game already revealed: a stop on the journey the TV's map draws.
+    public struct Stop: Codable, Sendable, Equatable {
+        public var name: String
+        public var country: String
+        public var lat: Double
+        public var lon: Double
+    }
+
+    /// The room's sound: which sources play it, and the music bed under way (for a TV page that
+    /// switches its sound on mid-game).
+    public struct Sound: Codable, Sendable, Equatable {
+        public var tvPage: Bool
+        public var boxMuted: Bool
+        /// Whether the box has a sound output of its own (`--no-audio` has none).
+        public var boxOutput: Bool
+        public var musicTrackId: String?
+        public var musicGainDb: Double
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tvPage, forKey: .tvPage)
+            try container.encode(boxMuted, forKey: .boxMuted)
+            try container.encode(boxOutput, forKey: .boxOutput)
+            try container.encode(musicTrackId, forKey: .musicTrackId)
+            try container.encode(musicGainDb, forKey: .musicGainDb)
+        }
     }
 
     public struct Clue: Codable, Sendable, Equatable {
@@ -97,6 +130,10 @@ public struct Projection: Codable, Sendable, Equatable {
     public var captainPlayerId: ParticipantID?
     public var players: [PlayerView]
     public var round: Round?
+    /// This game's destinations revealed so far, in the order played (the current one once revealed).
+    /// Optional only for snapshots of boxes from before it (as `sound`); this box always sends both.
+    public var journey: [Stop]?
+    public var sound: Sound?
     public var clue: Clue?
     public var brake: Brake?
     public var lockedAnswers: [LockedAnswer]
@@ -112,7 +149,7 @@ public struct Projection: Codable, Sendable, Equatable {
 extension Projection {
     private enum CodingKeys: String, CodingKey {
         case version, phase, paused, joinCode, joinUrl, settings, hasHost, hasTv, captainPlayerId, players, round, clue
-        case brake
+        case journey, sound, brake
         case lockedAnswers, followup, scoreboard, timers, finalResults, you, endedReason
     }
 
@@ -130,6 +167,8 @@ extension Projection {
         try container.encode(captainPlayerId, forKey: .captainPlayerId)
         try container.encode(players, forKey: .players)
         try container.encode(round, forKey: .round)
+        try container.encode(journey, forKey: .journey)
+        try container.encode(sound, forKey: .sound)
         try container.encode(clue, forKey: .clue)
         try container.encode(brake, forKey: .brake)
         try container.encode(lockedAnswers, forKey: .lockedAnswers)

@@ -13,7 +13,7 @@ struct HostileFrames {
     static let types = [
         "HELLO", "RESUME_SESSION", "PING", "HOST_START_GAME", "HOST_NEXT_CLUE", "HOST_NEXT", "HOST_SKIP",
         "HOST_FORCE_REVEAL", "HOST_PAUSE", "HOST_RESUME", "HOST_KICK", "HOST_END_SESSION", "HOST_RESTART",
-        "HOST_END_GAME", "HOST_SET_PACK",
+        "HOST_END_GAME", "HOST_SET_PACK", "SOUND_OUTPUT_SET",
         "MUSIC_GAIN_SET", "BRAKE_PULL", "BRAKE_ANSWER_SUBMIT", "FOLLOWUP_ANSWER_SUBMIT", "PLAYER_LEAVE",
     ]
 
@@ -21,7 +21,8 @@ struct HostileFrames {
         .ping(.init(clientTimeMs: 1)), .hostStartGame, .hostNextClue, .hostNext, .hostSkip, .hostForceReveal,
         .hostPause, .hostResume, .hostKick(.init(playerId: "p1")), .hostEndSession, .hostRestart, .hostEndGame,
         .hostSetPack(.init(packId: "sv-sverige")),
-        .musicGainSet(.init(gainDb: -8)), .brakePull(.init()), .brakeAnswerSubmit(.init(answerText: "Göteborg")),
+        .musicGainSet(.init(gainDb: -8)), .soundOutputSet(.init(boxMuted: true)), .brakePull(.init()),
+        .brakeAnswerSubmit(.init(answerText: "Göteborg")),
         .followupAnswerSubmit(.init(index: 1, answerText: "Liseberg")), .playerLeave, .resumeSession,
     ]
 

@@ -128,7 +128,7 @@ const page = new GamePage({
   redrawMs: 1000,
   redraw: start,
   parts: [
-    { el: document.getElementById("panel"), shows: (snap) => [snap.players, snap.phase, snap.paused, gainDb], draw: panel },
+    { el: document.getElementById("panel"), shows: (snap) => [snap.players, snap.phase, snap.paused, gainDb, snap.sound, snap.hasTv], draw: panel },
     { el: health, shows: () => healthProblems, draw: healthLine },
   ],
   screens: {
@@ -241,6 +241,33 @@ function control(id, label, type, { kind = "", enabled = true, payload, moves = 
 
 // MARK: the panel under every screen: players, music, pause, end
 
+/**
+ * Where the room's sound plays (CONTRACT 4.5): the box's own output, the TV page, or both; and the
+ * box's output muted or back for this game. (A box without a sound device says so in its health line.)
+ */
+function soundLine(snap) {
+  const sound = snap.sound;
+  if (!sound) return null;
+  const tv = sound.tvPage && snap.hasTv;
+  if (!sound.boxOutput) return h("p", { id: "sound-where", role: "status" }, t(tv ? "host.soundTvOnly" : "host.soundNoOutput"));
+  const where = sound.boxMuted ? (tv ? "host.soundTv" : "host.soundNone") : tv ? "host.soundBoth" : "host.soundBox";
+  return h(
+    "div",
+    { class: "row" },
+    h("p", { class: "grow", id: "sound-where", role: "status" }, t(where)),
+    h(
+      "button",
+      {
+        class: "secondary small",
+        id: "box-sound",
+        "aria-pressed": String(sound.boxMuted),
+        onclick: () => page.send("SOUND_OUTPUT_SET", { boxMuted: !sound.boxMuted }),
+      },
+      sound.boxMuted ? t("host.unmuteBox") : t("host.muteBox"),
+    ),
+  );
+}
+
 function panel(snap) {
   const inGame = !["LOBBY", "FINAL_RESULTS", "ROUND_END"].includes(snap.phase);
   const music = h(
@@ -291,6 +318,7 @@ function panel(snap) {
     slowLinkWarning(h("div", { class: "link-warning", id: "slow-links", role: "status" }), snap),
     h("h2", {}, t("host.music")),
     music,
+    soundLine(snap),
     h(
       "div",
       { class: "controls" },

@@ -1,8 +1,10 @@
 // The TV: read from the sofa at 1920×1080. It shows only what the TV's projection holds (never a
-// secret), retries its connection forever, and can play the box's voice clips itself when switched on.
+// secret), retries its connection forever, and when switched on plays the room's sound itself: the
+// box's music, effects and voice (CONTRACT 4.5, sound.js).
 import { api, seats } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
-import { h, fill, toast, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen, tonightList } from "./ui.js";
+import { h, fill, toast, overlay, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen, tonightList, reducedMotion } from "./ui.js";
+import { RoomAudio } from "./sound.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList, nextClueLine } from "./game.js";
 
 const main = document.getElementById("main");
@@ -16,9 +18,13 @@ let kiosk = params.has("kiosk");
 
 let seat = seats.get("tv");
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
-const voice = new Audio();
-// Cues sent ahead of their time (the finale's confetti, a line): AUDIO_STOP calls them off.
+const audio = new RoomAudio({ now: () => page.clock.now() });
+// What this page last told the box of its sound (SOUND_OUTPUT_SET), on this connection.
+let reportedSound = null;
+// Cues sent ahead of their time (the finale's confetti): AUDIO_STOP calls them off.
 const pendingCues = new Set();
+/** The room's sound events, played by this page while its sound is on. */
+const SOUND_EVENTS = ["MUSIC_SET", "MUSIC_STOP", "MUSIC_GAIN_SET", "SFX_PLAY", "AUDIO_PLAY"];
 
 const page = new GamePage({
   role: "tv",
@@ -27,7 +33,7 @@ const page = new GamePage({
   redraw: () => {
     if (!kiosk) start();
   },
-  parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.round, snap.paused, soundOn], draw: statusBar }],
+  parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.round, snap.paused, soundOn, snap.sound?.boxMuted], draw: statusBar }],
   screens: {
     lobby: lobbyScreen,
     intro: () => introScreen(page.snap, "tv-body center", h("img", { class: "intro-icon", src: "/static/icon.svg", alt: "" })),
@@ -39,18 +45,21 @@ const page = new GamePage({
   },
   // The finale's screens follow its timeline.
   screenFor: (step) => (step.screen === "final" ? { ...step, key: `final:${finaleStep(page.snap, page.clock)}` } : step),
-  shown: fitWhenChanged,
+  shown: () => {
+    fitWhenChanged();
+    reportSound();
+  },
   events: {
-    UI_EFFECT_TRIGGER: (p) => {
-      if (p.effectId === "confetti") later(p.startAtServerMs, () => confetti(p.durationMs));
+    WELCOME: () => {
+      reportedSound = null;
+      if (soundOn && !audio.on) startSound();
     },
-    AUDIO_PLAY: (p) => {
-      if (soundOn) playClip(p);
-    },
-    AUDIO_STOP: () => {
+    UI_EFFECT_TRIGGER: (p) => later(p.startAtServerMs, () => uiEffect(p)),
+    ...Object.fromEntries(SOUND_EVENTS.map((type) => [type, (p) => audio.handle(type, p)])),
+    AUDIO_STOP: (p) => {
       for (const cue of pendingCues) clearTimeout(cue);
       pendingCues.clear();
-      voice.pause();
+      audio.handle("AUDIO_STOP", p);
     },
   },
   ended: (end, reason) => {
@@ -167,16 +176,105 @@ function later(startAtServerMs, cue) {
   pendingCues.add(id);
 }
 
-function playClip(play) {
-  voice.src = play.url;
-  later(play.startAtServerMs, () =>
-    voice.play().catch((e) => {
-      // Only a refused autoplay is the viewer's to fix; a clip the box does not have (a pack's
-      // lines not rendered on this box) is just not heard.
-      if (e.name === "NotAllowedError") toast(t("tv.soundBlocked"));
-      else console.info("Clip not played:", play.url, e.name);
-    }),
+/** Starts this page's sound, with the bed under way if a game is playing one. */
+async function startSound() {
+  const sound = page.snap?.sound;
+  await audio.start({ musicTrackId: page.snap?.paused ? null : sound?.musicTrackId, gainDb: sound?.musicGainDb ?? -8 });
+  // Started without a tap (the page was opened with the sound on): the browser may hold it back.
+  if (audio.context && audio.context.state !== "running") toast(t("tv.soundBlocked"));
+}
+
+/** The sound button: on, off, or (held back by the browser) let through. */
+async function switchSound() {
+  if (soundOn && audio.context?.state === "suspended") {
+    audio.context.resume();
+    return;
+  }
+  soundOn = !soundOn;
+  localStorage.setItem("tripto.tvSound", soundOn ? "on" : "off");
+  page.render();
+  if (soundOn) {
+    await startSound();
+    if (page.snap?.sound?.boxOutput && !page.snap.sound.boxMuted) offerToMuteBox();
+  } else {
+    audio.stop();
+    overlay("mute-box", null);
+    // The sound goes back to the box's own output, if this page had taken it over.
+    if (page.snap?.sound?.boxMuted) {
+      page.send("SOUND_OUTPUT_SET", { tvPage: false, boxMuted: false });
+      reportedSound = false;
+      toast(t("tv.boxSoundBack"));
+    }
+  }
+}
+
+/** The box and this TV in one room should not both play: offers to mute the box for this game. */
+function offerToMuteBox() {
+  const answer = (mute) => {
+    overlay("mute-box", null);
+    if (mute) page.send("SOUND_OUTPUT_SET", { boxMuted: true });
+  };
+  overlay(
+    "mute-box",
+    h(
+      "div",
+      { class: "card stack" },
+      h("h2", {}, t("tv.muteBoxTitle")),
+      h("p", {}, t("tv.muteBoxText")),
+      h("button", { class: "primary", id: "mute-box-yes", onclick: () => answer(true) }, t("tv.muteBoxYes")),
+      h("button", { class: "secondary", id: "mute-box-no", onclick: () => answer(false) }, t("tv.muteBoxNo")),
+    ),
   );
+  document.getElementById("mute-box-yes")?.focus();
+}
+
+/** Tells the box whether this page plays the sound, once per change and connection. */
+function reportSound() {
+  const sound = page.snap?.sound;
+  if (!sound || sound.tvPage === soundOn || reportedSound === soundOn) return;
+  if (page.link?.send("SOUND_OUTPUT_SET", { tvPage: soundOn })) reportedSound = soundOn;
+}
+
+/**
+ * The blueprint's UI effects: confetti at the winner, a flash and the brake owner's name in a
+ * spotlight when a brake is pulled, a pulse at the reveal. With reduced motion only the spotlight's
+ * name shows, without moving.
+ */
+function uiEffect(p) {
+  switch (p.effectId) {
+    case "confetti":
+      confetti(p.durationMs);
+      break;
+    case "flash":
+      if (!reducedMotion()) moment(h("div", { class: "fx-flash", "aria-hidden": "true" }), p.durationMs);
+      break;
+    case "spotlight": {
+      const name = page.snap ? nameOf(page.snap, p.playerId ?? page.snap.brake?.brakeOwnerPlayerId) : "";
+      if (name) {
+        moment(
+          h("div", { class: "fx-spotlight", "aria-hidden": "true" }, h("p", { class: "fx-name" }, name), h("p", { class: "fx-brake" }, t("tv.brakePulled"))),
+          p.durationMs,
+        );
+      }
+      break;
+    }
+    case "pulse":
+      // The reveal's screen may be drawn before this cue or just after it (with its snapshot).
+      pulsedAt = Date.now();
+      main.querySelector(".reveal")?.classList.add("fx-pulse");
+      break;
+  }
+}
+
+/** When the last reveal's pulse came: a reveal screen drawn within PULSE_MS of it pulses. */
+let pulsedAt = 0;
+const PULSE_MS = 1500;
+
+/** Shows an effect's element over the screen for `ms`. */
+function moment(el, ms) {
+  el.style.setProperty("--fx-ms", `${ms}ms`);
+  document.body.append(el);
+  setTimeout(() => el.remove(), ms);
 }
 
 /**
@@ -244,12 +342,7 @@ function statusBar(snap) {
       class: "small",
       id: "tv-sound",
       "aria-pressed": String(soundOn),
-      onclick: () => {
-        soundOn = !soundOn;
-        localStorage.setItem("tripto.tvSound", soundOn ? "on" : "off");
-        if (soundOn) voice.play().catch(() => {});
-        page.render();
-      },
+      onclick: switchSound,
     },
     soundOn ? t("tv.soundOn") : t("tv.soundOff"),
   );
@@ -259,6 +352,7 @@ function statusBar(snap) {
     snap.round ? h("span", {}, t("game.destinationOf", { n: snap.round.index, total: snap.round.total })) : null,
     h("span", { class: "spacer" }),
     snap.paused ? h("span", { class: "banner paused", role: "status" }, t("game.paused")) : null,
+    snap.sound?.boxMuted ? h("span", { class: "dim", id: "box-muted" }, t("tv.boxMuted")) : null,
     soundButton,
   ];
 }
@@ -371,7 +465,7 @@ function clueScreen() {
     el: h(
       "section",
       { class: "tv-body" },
-      h("div", {}, h("span", { class: "badge level", id: "level" }, t("game.points", { n: page.snap.clue?.levelPoints ?? "" }))),
+      h("div", { class: "row" }, h("span", { class: "badge level", id: "level" }, t("game.points", { n: page.snap.clue?.levelPoints ?? "" })), ladder(page.snap.clue)),
       h("p", { class: "clue-text", id: "clue" }, page.snap.clue?.clueText ?? ""),
       next.el,
       banner,
@@ -415,13 +509,33 @@ function clueScreen() {
   };
 }
 
+/**
+ * The clue's level among the five, 10 → 2: the one in play stands out (and comes in with a drop on a
+ * new clue), those behind are dimmed. Only levels, never what the clues say.
+ */
+function ladder(clue) {
+  if (!clue) return null;
+  const total = clue.totalLevels;
+  return h(
+    "ol",
+    { class: "ladder", "aria-hidden": "true" },
+    Array.from({ length: total }, (_, i) => {
+      const points = 10 - 2 * i;
+      const state = i + 1 < clue.levelIndex ? "past" : i + 1 === clue.levelIndex ? "now" : "ahead";
+      return h("li", { class: state }, String(points));
+    }),
+  );
+}
+
 function revealScreen() {
   const d = page.snap.round.destination;
   const results = page.snap.round.results ?? [];
   return h(
     "section",
-    { class: "tv-body center" },
+    { class: `tv-body center reveal${Date.now() - pulsedAt < PULSE_MS ? " fx-pulse" : ""}` },
     revealedDestination(d, { countryTag: "h2", textClass: "clue-text" }),
+    // The pack's banter for this stop, said by the voice after the reveal's line.
+    d?.banter ? h("p", { class: "banter", id: "banter" }, `“${d.banter}”`) : null,
     fit(resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") })),
   );
 }

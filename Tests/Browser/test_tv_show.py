@@ -1,0 +1,191 @@
+"""The TV as the show (CONTRACT 4.5 and the moments): with "Sound on this TV" the page plays the box's
+beds, effects and voice with the Web Audio API at their times, ducks the music under the voice and
+follows the host's level; the box's own output can be muted for the game; a brake flashes and puts
+its owner in a spotlight; the reveal says the pack's banter. The page's AudioContext is instrumented:
+every sound it starts is recorded with the box time it is scheduled for."""
+
+import json
+import shutil
+import subprocess
+import time
+
+from playwright.sync_api import expect
+
+from conftest import PHONE, TV, Box, Devices, tripto_binary, ROOT
+from test_game import create_as_host, destination_on_host, join_as_player
+
+# Records which file each AudioBufferSourceNode plays and when (on the box's clock, which on one
+# machine is the page's own), every AudioParam target (levels and ducking), and each AudioContext made.
+INSTRUMENT = """
+window.sound = { contexts: 0, started: [], targets: [] };
+const urls = new WeakMap();
+const buffers = new WeakMap();
+const fetchOriginal = window.fetch;
+window.fetch = async (...args) => {
+  const response = await fetchOriginal(...args);
+  const url = String(args[0]);
+  const read = response.arrayBuffer.bind(response);
+  response.arrayBuffer = async () => {
+    const data = await read();
+    urls.set(data, url);
+    return data;
+  };
+  return response;
+};
+const decode = BaseAudioContext.prototype.decodeAudioData;
+BaseAudioContext.prototype.decodeAudioData = function (data, ...rest) {
+  const url = urls.get(data);
+  return decode.call(this, data, ...rest).then((buffer) => {
+    buffers.set(buffer, url);
+    return buffer;
+  });
+};
+const start = AudioBufferSourceNode.prototype.start;
+AudioBufferSourceNode.prototype.start = function (when = 0, ...rest) {
+  const ahead = Math.max(0, when - this.context.currentTime) * 1000;
+  window.sound.started.push({
+    url: buffers.get(this.buffer), loop: this.loop, atMs: Date.now() + ahead,
+    calledAtMs: Date.now(), durationMs: this.buffer.duration * 1000,
+  });
+  return start.call(this, when, ...rest);
+};
+const target = AudioParam.prototype.setTargetAtTime;
+AudioParam.prototype.setTargetAtTime = function (value, ...rest) {
+  window.sound.targets.push(value);
+  return target.call(this, value, ...rest);
+};
+const Original = window.AudioContext;
+window.AudioContext = class extends Original {
+  constructor(...args) {
+    super(...args);
+    window.sound.contexts++;
+  }
+};
+"""
+
+SOUND_EVENTS = ("MUSIC_SET", "MUSIC_STOP", "MUSIC_GAIN_SET", "SFX_PLAY", "AUDIO_PLAY", "AUDIO_STOP", "UI_EFFECT_TRIGGER")
+
+
+def voiced_pack(tmp_path):
+    """A shipped pack with its voice rendered (espeak-ng), in a packs folder of its own."""
+    packs = tmp_path / "packs"
+    shutil.copytree(ROOT / "packs" / "en-capitals", packs / "en-capitals")
+    subprocess.run([tripto_binary(), "pack", "render-voice", str(packs / "en-capitals")], check=True, capture_output=True)
+    return packs
+
+
+def started(tv, fragment, count=1, timeout_s=10):
+    """The sounds the TV page has started whose file's address contains `fragment` (waits for `count`)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = [s for s in tv.evaluate("() => window.sound.started") if fragment in (s["url"] or "")]
+        if len(found) >= count:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{fragment} not started {count}×: {tv.evaluate('() => window.sound.started')}")
+        time.sleep(0.1)
+
+
+def test_the_tv_page_plays_the_room_mix_on_time(browser, tmp_path, screens):
+    packs = voiced_pack(tmp_path)
+    data = tmp_path / "data"
+    data.mkdir()
+    # The ALSA null device: the box has an output of its own, which the TV offers to mute.
+    box = Box(data, extra=["--audio-device", "null"], packs=packs).start()
+    devices = Devices(browser, box)
+    try:
+        host = devices.open(PHONE)
+        create_as_host(host, box, screens)
+        tv = devices.open(TV)
+        tv.add_init_script(INSTRUMENT)
+        heard = []
+
+        def frame(text):
+            message = json.loads(text)
+            if message["type"] in SOUND_EVENTS:
+                heard.append({**message["payload"], "type": message["type"], "arrivedMs": time.time() * 1000})
+
+        tv.on("websocket", lambda socket: socket.on("framereceived", frame))
+        tv.goto(host.locator("#tv-link").inner_text())
+        anna = devices.open(PHONE)
+        join_as_player(anna, host.locator("#join-url").inner_text(), "Anna")
+        expect(tv.locator(".people li")).to_have_count(1)
+
+        # The sound is off: the room's events arrive, and nothing is made, fetched or played.
+        host.click("#start")
+        expect(tv.locator("h1")).to_have_text("The train is about to leave…")
+        host.click("#next-clue")
+        expect(tv.locator("#level")).to_have_text("10 points")
+        tv.wait_for_timeout(800)
+        assert any(e["type"] == "MUSIC_SET" for e in heard) and any(e["type"] == "AUDIO_PLAY" for e in heard)
+        assert tv.evaluate("() => window.sound") == {"contexts": 0, "started": [], "targets": []}
+        assert not [u for u in devices.requests if "/v1/sounds" in u or "/assets/" in u]
+        expect(host.locator("#sound-where")).to_have_text("The sound plays on the box's speaker.")
+
+        # On: the page offers to mute the box, and picks up the bed under way.
+        tv.click("#tv-sound")
+        expect(tv.locator("#mute-box-yes")).to_be_visible()
+        screens.shot(tv, "tv-mute-box-offer")
+        tv.click("#mute-box-yes")
+        expect(tv.locator("#box-muted")).to_have_text("Box muted")
+        expect(host.locator("#sound-where")).to_have_text("The sound plays on the TV (the box is muted).")
+        expect(host.locator("#box-sound")).to_have_text("Sound on the box")
+        travel = started(tv, "/v1/sounds/travel")[0]
+        assert travel["loop"] and travel["durationMs"] > 20_000
+
+        # The host's level reaches the page's music gain (Low is −18 dB).
+        host.click("#music-low")
+        deadline = time.monotonic() + 5
+        while not any(abs(v - 10 ** (-18 / 20)) < 1e-3 for v in tv.evaluate("() => window.sound.targets")):
+            assert time.monotonic() < deadline, tv.evaluate("() => window.sound.targets")
+            time.sleep(0.1)
+
+        # A brake: its effect at once, a flash and Anna in the spotlight.
+        destination = destination_on_host(host)
+        anna.click("#brake")
+        expect(tv.locator(".fx-spotlight .fx-name")).to_have_text("Anna")
+        screens.shot(tv, "tv-brake-spotlight")
+        brake = started(tv, "/v1/sounds/brake")[0]
+        sent = next(e for e in heard if e["type"] == "SFX_PLAY" and e["sfxId"] == "brake")
+        assert 0 <= brake["atMs"] - sent["startAtServerMs"] < 250, (brake, sent)
+        effects = [e["effectId"] for e in heard if e["type"] == "UI_EFFECT_TRIGGER"]
+        assert "flash" in effects and "spotlight" in effects
+        anna.fill("#answer", destination)
+        anna.click("#answer-submit")
+        expect(tv.locator("#level")).to_have_text("8 points")
+        # Each clue is read by the voice, and the music makes room for it (−12 dB).
+        started(tv, "/assets/r1-clue-8")
+        assert any(abs(v - 10 ** (-12 / 20)) < 1e-3 for v in tv.evaluate("() => window.sound.targets"))
+
+        # The reveal: its sting, its line, then the pack's banter after the line, shown on the screen.
+        for _ in range(4):
+            host.click("#next-clue")
+        expect(tv.locator("#destination")).to_have_text(destination)
+        expect(tv.locator("#banter")).not_to_be_empty()
+        started(tv, "/v1/sounds/reveal_sting")
+        reveal = started(tv, "/assets/r1-reveal")[0]
+        banter = started(tv, "/assets/r1-banter", timeout_s=20)[0]
+        assert banter["atMs"] >= reveal["atMs"] + reveal["durationMs"] + 300, (reveal, banter)
+        screens.shot(tv, "tv-reveal-banter")
+
+        # The finale: its cues are sent ahead and start on the box's time, within a few milliseconds.
+        host.click("#end-game")
+        expect(tv.locator("#winner")).to_have_text("Anna", timeout=8000)
+        for sfx in ("sting_build", "drumroll", "winner_fanfare"):
+            sent = next(e for e in heard if e["type"] == "SFX_PLAY" and e["sfxId"] == sfx)
+            played = started(tv, f"/v1/sounds/{sfx}")[-1]
+            if sent["startAtServerMs"] > sent["arrivedMs"] + 100:
+                assert abs(played["atMs"] - sent["startAtServerMs"]) < 40, (sfx, played, sent)
+        finale = started(tv, "/v1/sounds/finale", timeout_s=10)[0]
+        bed = next(e for e in heard if e["type"] == "MUSIC_SET" and e["trackId"] == "finale")
+        assert abs(finale["atMs"] - bed["startAtServerMs"]) < 40, (finale, bed)
+
+        # Off: the page stops, and the box's own output plays again.
+        tv.click("#tv-sound")
+        expect(host.locator("#sound-where")).to_have_text("The sound plays on the box's speaker.")
+        expect(tv.locator("#box-muted")).to_have_count(0)
+        assert tv.evaluate("() => window.sound.contexts") == 1
+    finally:
+        devices.close()
+        box.stop()
+    assert devices.problems == [], "\n".join(devices.problems)
