@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, SMALL_PHONE, TV
-from test_game import TV_SMALLEST_TEXT, assert_readable_from_the_sofa, create_as_host, join_as_player
+from test_game import SMALLEST_TEXT_JS, TV_SMALLEST_TEXT, assert_readable_from_the_sofa, create_as_host, join_as_player
 
 LONG_NAMES = ["SuperMegaGamerPro123", "W" * 20]
 
@@ -105,9 +105,7 @@ def test_tv_shows_every_player(devices, box, screens, count, size, smallest):
 
     def check(shot, shown=names):
         assert_names_shown(tv, shown, screens, f"tv-{shot}")
-        smallest_text = tv.evaluate("""() => Math.min(...[...document.querySelectorAll("body *")]
-          .filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && el.getClientRects().length)
-          .map((el) => parseFloat(getComputedStyle(el).fontSize)))""")
+        smallest_text = tv.evaluate(SMALLEST_TEXT_JS)["size"]
         assert smallest_text >= smallest - 0.01, f"{shot}: text of {smallest_text} px"
         if smallest == TV_SMALLEST_TEXT:
             assert_readable_from_the_sofa(tv)

@@ -8,11 +8,13 @@ import json
 import shutil
 import subprocess
 import time
+import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, TV, Box, Devices, tripto_binary, ROOT
-from test_game import create_as_host, destination_on_host, join_as_player
+from test_game import assert_readable_from_the_sofa, create_as_host, destination_on_host, join_as_player
 
 # Records which file each AudioBufferSourceNode plays and when (on the box's clock, which on one
 # machine is the page's own), every AudioParam target (levels and ducking), and each AudioContext made.
@@ -189,3 +191,118 @@ def test_the_tv_page_plays_the_room_mix_on_time(browser, tmp_path, screens):
         devices.close()
         box.stop()
     assert devices.problems == [], "\n".join(devices.problems)
+
+
+def create_hosted(box, host, **settings):
+    """A session made over the API with `settings`, its host seat put where the host page finds it."""
+    request = urllib.request.Request(
+        box.url + "/v1/sessions", data=json.dumps({"role": "HOST", "settings": settings}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        made = json.load(response)
+    host.goto(box.url + "/")
+    seat = {"sessionId": made["sessionId"], "token": made["hostAuthToken"], "tvJoinToken": made["tvJoinToken"], "joinCode": made["joinCode"]}
+    host.evaluate("(seat) => localStorage.setItem('tripto.host', JSON.stringify(seat))", seat)
+    host.goto(box.url + "/host")
+    expect(host.locator("#tv-link")).not_to_be_empty()
+    return made
+
+
+def map_settled(tv, view):
+    """Waits until the TV's map shows `view` (world, route, arrive) with its countries drawn and, for
+    a flight, landed; the flight lasts 2.6 s."""
+    deadline = time.monotonic() + 10
+    script = """(view) => { const m = document.querySelector('#map svg.map');
+      return !!m && m.dataset.view === view && m.querySelectorAll('.map-land path').length > 100
+        && (view !== 'arrive' || m.dataset.arrived === 'true'); }"""
+    while not tv.evaluate(script, view):
+        assert time.monotonic() < deadline, f"the map never showed {view}"
+        time.sleep(0.1)
+    tv.wait_for_timeout(2800 if view != "arrive" else 300)
+
+
+@pytest.mark.parametrize("size", [TV, {"width": 1280, "height": 720}], ids=["1080p", "720p"])
+def test_every_tv_screen_with_the_map(devices, box, screens, size):
+    """Every TV screen of a two-destination game, looked at in the screenshots; the map shows the
+    route at each intro, flies to each destination at its reveal, and traces the journey at the
+    finale; no clue screen has a map or a pin. At 720p the TV asks for reduced motion."""
+    host = devices.open(PHONE)
+    create_hosted(box, host, introMs=10_000, destinationsCount=2, followupsPerDestination=1)
+    tv = devices.open(size)
+    if size["height"] == 720:
+        tv.emulate_media(reduced_motion="reduce")
+    tv.goto(host.locator("#tv-link").inner_text())
+    anna = devices.open(PHONE)
+    bo = devices.open(PHONE)
+    join_as_player(anna, host.locator("#join-url").inner_text(), "Anna")
+    join_as_player(bo, host.locator("#join-url").inner_text(), "Bo")
+    expect(tv.locator(".people li")).to_have_count(2)
+    screens.shot(tv, "tv-lobby")
+
+    host.click("#start")
+    map_settled(tv, "route")
+    assert tv.locator("#map .map-stop").count() == 0, "no stop before the first destination"
+    screens.shot(tv, "tv-intro-1-world-map")
+    host.click("#next-clue")
+    expect(tv.locator("#level")).to_have_text("10 points")
+    expect(tv.locator(".ladder .now")).to_have_text("10")
+    assert tv.locator("#map, .map-pin").count() == 0
+    screens.shot(tv, "tv-clue-10")
+    destination = destination_on_host(host)
+    anna.click("#brake")
+    expect(tv.locator(".fx-spotlight")).to_be_visible()
+    screens.shot(tv, "tv-brake-spotlight")
+    anna.fill("#answer", destination)
+    anna.click("#answer-submit")
+    expect(tv.locator(".ladder .now")).to_have_text("8")
+    expect(tv.locator(".ladder .past")).to_have_text(["10"])
+    assert destination not in tv.locator("body").inner_text()
+    expect(tv.locator(".fx-spotlight")).to_have_count(0)
+    screens.shot(tv, "tv-clue-8-locked")
+    for _ in range(4):
+        host.click("#next-clue")
+    expect(tv.locator("#destination")).to_have_text(destination)
+    map_settled(tv, "arrive")
+    expect(tv.locator("#map .map-label.big")).to_have_text(destination)
+    screens.shot(tv, "tv-reveal-map")
+    expect(anna.locator("#map .map-label.big")).to_have_text(destination, timeout=8000)
+    screens.shot(anna, "phone-reveal-map")
+    first = destination
+
+    host.click("#next")
+    expect(tv.locator("#question")).not_to_be_empty()
+    screens.shot(tv, "tv-followup")
+    host.click("#next")
+    expect(tv.locator("#correct")).not_to_be_empty()
+    screens.shot(tv, "tv-followup-results")
+    host.click("#next")
+    expect(tv.locator(".standings li")).to_have_count(2)
+    screens.shot(tv, "tv-scoreboard")
+
+    host.click("#next")
+    map_settled(tv, "route")
+    expect(tv.locator("#map .map-label")).to_have_text([first])
+    screens.shot(tv, "tv-intro-2-route")
+    host.click("#next-clue")
+    expect(tv.locator("#level")).to_have_text("10 points")
+    second = destination_on_host(host)
+    for _ in range(5):
+        host.click("#next-clue")
+    expect(tv.locator("#destination")).to_have_text(second)
+    map_settled(tv, "arrive")
+    screens.shot(tv, "tv-reveal-2-map")
+
+    host.click("#end-game")
+    expect(tv.locator(".finale .lead")).to_have_text("And the winner is…")
+    expect(tv.locator(".finale #map .map-stop")).to_have_count(2)
+    expect(tv.locator(".drum")).to_be_visible()
+    tv.wait_for_timeout(1000)
+    screens.shot(tv, "tv-finale-drumroll-over-the-journey")
+    expect(tv.locator("#winner")).to_have_text("Anna", timeout=6000)
+    screens.shot(tv, "tv-finale-winner")
+    expect(tv.locator("#thanks")).to_have_text("Thanks for tonight!", timeout=8000)
+    map_settled(tv, "route")
+    expect(tv.locator("#map .map-label")).to_have_text([first, second])
+    screens.shot(tv, "tv-finale-journey")
+    assert_readable_from_the_sofa(tv)

@@ -3,6 +3,7 @@ import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, letSleep, tonightList } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList, nextClueLine } from "./game.js";
+import { journeyMap } from "./map.js";
 
 const params = new URLSearchParams(location.search);
 const pathSession = decodeURIComponent(location.pathname.match(/^\/join\/([^/]+)/)?.[1] ?? "");
@@ -508,10 +509,18 @@ function revealScreen() {
   if (!result) verdict = h("p", { class: "dim" }, t("reveal.noAnswer"));
   else if (result.isCorrect) verdict = h("p", { class: "ok" }, t("reveal.right", { points: result.pointsAwarded }));
   else verdict = h("p", { class: "bad" }, t("reveal.wrong", { answer: result.answerText }));
+  // A small map of where the train arrived (the TV shows the big one).
+  let map = null;
+  if (d?.lat != null) {
+    map = journeyMap({ label: t("tv.mapLabel"), scale: 0.55 });
+    const journey = page.snap.journey ?? [];
+    map.arrive({ lat: d.lat, lon: d.lon, name: d.name }, { from: journey.length > 1 ? journey[journey.length - 2] : null, animate: true });
+  }
   return h(
     "section",
     { class: "stack center" },
     revealedDestination(d),
+    map ? h("div", { class: "phone-map", id: "map" }, map.el) : null,
     h("div", { class: "card", id: "verdict" }, verdict),
     h("div", { class: "card" }, resultsList(page.snap, page.snap.round.results, { me: seat.playerId, empty: t("tv.nobodyAnswered") })),
   );

@@ -5,6 +5,7 @@ import { api, seats } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, overlay, peopleList, standingsList, ranked, codeDots, cleanCode, confetti, messageScreen, tonightList, reducedMotion } from "./ui.js";
 import { RoomAudio } from "./sound.js";
+import { journeyMap } from "./map.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, secondsLeftOf, finaleStep, winnerText, resultsList, nextClueLine } from "./game.js";
 
 const main = document.getElementById("main");
@@ -36,15 +37,16 @@ const page = new GamePage({
   parts: [{ el: document.getElementById("status"), shows: (snap) => [snap.joinCode, snap.round, snap.paused, soundOn, snap.sound?.boxMuted], draw: statusBar }],
   screens: {
     lobby: lobbyScreen,
-    intro: () => introScreen(page.snap, "tv-body center", h("img", { class: "intro-icon", src: "/static/icon.svg", alt: "" })),
+    intro: introMapScreen,
     clue: clueScreen,
     reveal: revealScreen,
     followup: followupScreen,
     score: scoreScreen,
     final: finalScreen,
   },
-  // The finale's screens follow its timeline.
-  screenFor: (step) => (step.screen === "final" ? { ...step, key: `final:${finaleStep(page.snap, page.clock)}` } : step),
+  // The finale's screens follow its timeline; the lead and the drumroll are one screen (its map
+  // goes on drawing the journey under them).
+  screenFor: (step) => (step.screen === "final" ? { ...step, key: `final:${finaleStep(page.snap, page.clock).replace("drumroll", "lead")}` } : step),
   shown: () => {
     fitWhenChanged();
     reportSound();
@@ -527,17 +529,37 @@ function ladder(clue) {
   );
 }
 
+/** The map on a TV screen, in its place on the layout. */
+function mapPanel(map) {
+  return h("div", { class: "tv-map", id: "map" }, map.el);
+}
+
+/** Up to this many players, the final standings share the screen with the journey's map. */
+const MAP_BESIDE_STANDINGS = 12;
+
+/** The intro: where the train has been so far this game (the whole map before the first stop). */
+function introMapScreen() {
+  const map = journeyMap({ label: t("tv.mapLabel") });
+  map.route(page.snap.journey ?? [], { animate: true });
+  return introScreen(page.snap, "tv-body center intro-map", mapPanel(map));
+}
+
 function revealScreen() {
   const d = page.snap.round.destination;
   const results = page.snap.round.results ?? [];
-  return h(
-    "section",
-    { class: `tv-body center reveal${Date.now() - pulsedAt < PULSE_MS ? " fx-pulse" : ""}` },
+  const text = [
     revealedDestination(d, { countryTag: "h2", textClass: "clue-text" }),
     // The pack's banter for this stop, said by the voice after the reveal's line.
     d?.banter ? h("p", { class: "banter", id: "banter" }, `“${d.banter}”`) : null,
     fit(resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") })),
-  );
+  ];
+  const pulse = Date.now() - pulsedAt < PULSE_MS ? " fx-pulse" : "";
+  if (d?.lat == null) return h("section", { class: `tv-body center reveal${pulse}` }, text);
+  // The map flies from the last stop to this one, and pins it with its name.
+  const journey = page.snap.journey ?? [];
+  const map = journeyMap({ label: t("tv.mapLabel") });
+  map.arrive({ lat: d.lat, lon: d.lon, name: d.name }, { from: journey.length > 1 ? journey[journey.length - 2] : null, animate: true });
+  return h("section", { class: `tv-body beside-map reveal${pulse}` }, h("div", { class: "stack center" }, text), mapPanel(map));
 }
 
 function followupScreen() {
@@ -582,14 +604,29 @@ function finalScreen() {
   const results = page.snap.finalResults;
   switch (step) {
     case "lead":
-      return h("section", { class: "tv-body finale dim-stage" }, h("p", { class: "lead" }, t("final.lead")));
-    case "drumroll":
-      return h(
-        "section",
-        { class: "tv-body finale dim-stage" },
-        h("p", { class: "lead" }, t("final.lead")),
-        h("p", { class: "drum", "aria-hidden": "true" }, "● ● ●"),
-      );
+    case "drumroll": {
+      // "And the winner is…" over the whole evening's journey, then the drumroll.
+      const drum = h("p", { class: "drum", "aria-hidden": "true" }, "● ● ●");
+      const journey = page.snap.journey ?? [];
+      let map = null;
+      if (journey.length) {
+        map = journeyMap({ label: t("tv.mapLabel") });
+        map.route(journey, { animate: true });
+      }
+      return {
+        el: h(
+          "section",
+          { class: "tv-body finale dim-stage" },
+          map ? h("div", { class: "tv-map backdrop", id: "map" }, map.el) : null,
+          h("p", { class: "lead" }, t("final.lead")),
+          drum,
+        ),
+        update() {
+          // Kept in the layout while it waits, so the map does not move when it comes.
+          drum.style.visibility = finaleStep(page.snap, page.clock) === "drumroll" ? "visible" : "hidden";
+        },
+      };
+    }
     case "winner": {
       // Shared places share their number (two players on 0 points are both #2) and their step.
       const top = ranked(results?.standingsFull ?? []).slice(0, 3);
@@ -618,14 +655,21 @@ function finalScreen() {
         ),
       );
     }
-    case "standings":
-      return h(
-        "section",
-        { class: "tv-body finale" },
+    case "standings": {
+      const standings = [
         h("h1", {}, t("final.standings")),
         fit(standingsList(results?.standingsFull ?? page.snap.scoreboard, { label: t("final.standings") })),
         h("h1", { id: "thanks" }, t("final.thanks")),
-      );
+      ];
+      const journey = page.snap.journey ?? [];
+      // The whole evening's journey beside the standings, where they leave room for it.
+      if (!journey.length || (results?.standingsFull ?? page.snap.scoreboard).length > MAP_BESIDE_STANDINGS) {
+        return h("section", { class: "tv-body finale" }, standings);
+      }
+      const map = journeyMap({ label: t("tv.mapLabel") });
+      map.route(journey, { animate: true });
+      return h("section", { class: "tv-body finale beside-map" }, h("div", { class: "stack" }, standings), mapPanel(map));
+    }
   }
 }
 
