@@ -49,6 +49,14 @@ function loadCountries() {
   return countries;
 }
 
+/**
+ * Fetches the countries ahead (a phone in the lobby): at a venue, two hundred phones then do not all
+ * ask for them in the second of the first reveal.
+ */
+export function preloadMap() {
+  loadCountries();
+}
+
 function node(tag, attrs = {}, parent = null) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);

@@ -3,7 +3,7 @@ import { api, seats, eventTime } from "./box.js";
 import { t, errorMessage } from "./i18n.js";
 import { h, fill, toast, peopleList, standingsList, messageScreen, keepAwake, letSleep, tonightList } from "./ui.js";
 import { GamePage, introScreen, revealedDestination, nameOf, countdown, brakeTimer, followedTimer, finaleStep, winnerText, endedScreen, resultsList, nextClueLine } from "./game.js";
-import { journeyMap } from "./map.js";
+import { journeyMap, preloadMap } from "./map.js";
 
 const params = new URLSearchParams(location.search);
 const pathSession = decodeURIComponent(location.pathname.match(/^\/join\/([^/]+)/)?.[1] ?? "");
@@ -336,6 +336,8 @@ function tonightCard() {
 }
 
 function lobbyScreen() {
+  // The reveal's map, fetched while the lobby fills rather than by every phone at once at the reveal.
+  preloadMap();
   const list = h("div");
   const count = h("h2");
   const waiting = h("p", { class: "dim center", "aria-live": "polite" });
