@@ -45,7 +45,12 @@ struct ControlsTests {
         #expect(captain.press(.character("s")) == .send(.hostStartGame))
         #expect(captain.press(.character("p")) == .send(.hostPause))
         #expect(captain.press(.character("t")) == .send(.hostRestart))
-        #expect(captain.press(.character("e")) == .send(.hostEndSession))
+        // Ending asks first, as it does the host: any key but y keeps the session.
+        #expect(captain.press(.character("e")) == nil)
+        #expect(captain.notice?.contains("Press y") == true)
+        #expect(captain.press(.character("n")) == nil)
+        #expect(captain.press(.character("e")) == nil)
+        #expect(captain.press(.character("y")) == .send(.hostEndSession))
         var paused = Fixture.state(
             .player,
             Fixture.projection(.clueLevel) {

@@ -25,6 +25,8 @@ extension ConsoleState {
     }
     static var hostHelp: String { hostKeys(paused: nil).joined(separator: "  ") }
 
+    static let confirmEndNotice = "End the session for everyone? Press y to end, any other key cancels"
+
     /// A captain's keys (CONTRACT 4.2), beside the brake: those of a host they may use.
     static let captainKeys = "s start  p pause/resume  t play again  e end"
 
@@ -55,11 +57,20 @@ extension ConsoleState {
 
     private mutating func pressAsPlayer(_ key: Key, at clientMs: Int64?) -> ConsoleAction? {
         guard let target = answerTarget else {
+            // The captain's end, as the host's: only after a y.
+            if hostMode == .confirmEnd {
+                hostMode = .commands
+                notice = nil
+                return key == .character("y") && isCaptain ? .send(.hostEndSession) : nil
+            }
             switch key {
             case .character("s") where isCaptain: return .send(.hostStartGame)
             case .character("p") where isCaptain: return .send(projection?.paused == true ? .hostResume : .hostPause)
             case .character("t") where isCaptain: return .send(.hostRestart)
-            case .character("e") where isCaptain: return .send(.hostEndSession)
+            case .character("e") where isCaptain:
+                hostMode = .confirmEnd
+                notice = Self.confirmEndNotice
+                return nil
             case .character(" "), .enter:
                 // The box would refuse either; said here as it is, not as "too late".
                 if projection?.paused == true {
@@ -172,7 +183,7 @@ extension ConsoleState {
             return nil
         case .character("e"):
             hostMode = .confirmEnd
-            notice = "End the session for everyone? Press y to end, any other key cancels"
+            notice = Self.confirmEndNotice
             return nil
         case .character("+"), .character("-"):
             let step = key == .character("+") ? 4.0 : -4.0
