@@ -2,10 +2,12 @@
 // seats (tokens) this browser holds, kept in localStorage so a reload or a phone that slept comes back.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `problems`: a pack's problems by field (`422 INVALID_PACK`), else empty. */
+  constructor(status, code, message, problems = []) {
     super(message);
     this.status = status;
     this.code = code;
+    this.problems = problems;
   }
 }
 
@@ -27,7 +29,7 @@ export async function api(method, path, body, token) {
     // fall through: a non-JSON answer is reported by its status
   }
   if (!response.ok) {
-    throw new ApiError(response.status, json?.error ?? "HTTP_" + response.status, json?.message ?? response.statusText);
+    throw new ApiError(response.status, json?.error ?? "HTTP_" + response.status, json?.message ?? response.statusText, json?.problems ?? []);
   }
   return json;
 }

@@ -1,7 +1,7 @@
 // The pack studio (/studio): a family writes its own pack on the box. The box's own validator checks it
 // as it is typed (POST /v1/packs/{packId}/check), a destination plays through as the TV shows it, and
 // the pack is saved with the admin token (PUT /v1/packs/{packId}). docs/web.md, "The pack studio".
-import { ApiError } from "./box.js";
+import { api } from "./box.js";
 import { t, addTexts, errorMessage, mountLanguagePicker } from "./i18n.js";
 import { h, fill, Stage, toast, messageScreen } from "./ui.js";
 import { revealedDestination } from "./game.js";
@@ -51,23 +51,13 @@ function forgetToken() {
 
 /** A call with the admin token. A refused token is forgotten and the page says whom to ask. */
 async function call(method, path, body) {
-  const headers = { Authorization: `Bearer ${token}` };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, "NETWORK", "The box cannot be reached");
+    return await api(method, path, body, token);
+  } catch (e) {
+    // A token the box no longer takes (a new one was made): the page asks for the link again.
+    if (e.status === 401) forgetToken();
+    throw e;
   }
-  if (response.status === 204) return null;
-  const json = await response.json().catch(() => null);
-  if (response.status === 401) forgetToken();
-  if (!response.ok) {
-    const error = new ApiError(response.status, json?.error ?? `HTTP_${response.status}`, json?.message ?? "");
-    error.problems = json?.problems ?? [];
-    throw error;
-  }
-  return json;
 }
 
 function go(next) {
