@@ -65,7 +65,9 @@ export class RoomAudio {
     this.sfx = context.createGain();
     this.sfx.gain.value = EFFECTS_GAIN;
     this.sfx.connect(this.master);
-    await context.resume();
+    // Without a tap a browser may hold the context back: resume() then waits for one, and the
+    // sounds load meanwhile (the caller sees the state and says so).
+    await Promise.race([context.resume().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 300))]);
     this.listing ??= fetch("/v1/sounds")
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
       .catch((e) => {
