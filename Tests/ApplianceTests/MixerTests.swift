@@ -115,6 +115,26 @@ struct MixerTests {
         #expect(left[Int(2.55 * Self.rate)...].allSatisfy { $0 == 0 })
     }
 
+    @Test("a line calls off the lines sent before it that were to start later: a banter the game left behind")
+    func lineCallsOffLaterLines() {
+        var mixer = Mixer(musicGainDb: 0)
+        // The reveal's line now and its banter at 1 s; then the host moves on at 0.3 s: the
+        // followup's line (quieter) takes over, and the banter never comes.
+        mixer.schedule(.voice(Self.tone(500, seconds: 0.8)), at: 0)
+        mixer.schedule(.voice(Self.tone(700, seconds: 0.5)), at: Mixer.frames(ms: 1_000))
+        mixer.schedule(.voice(Self.tone(500, seconds: 0.4, amplitude: 0.1)), at: Mixer.frames(ms: 300))
+        let left = Self.render(&mixer, seconds: 2)
+        #expect(Self.rmsDb(Self.window(left, 0.05, 0.25)) > -12)
+        #expect(Self.rmsDb(Self.window(left, 0.4, 0.6)) < -20)
+        #expect(Self.rmsDb(Self.window(left, 0.75, 2)) < -100)
+        // A line scheduled after one still to come leaves it be (the banter after the reveal's line).
+        var both = Mixer(musicGainDb: 0)
+        both.schedule(.voice(Self.tone(500, seconds: 0.3)), at: 0)
+        both.schedule(.voice(Self.tone(700, seconds: 0.3)), at: Mixer.frames(ms: 500))
+        let played = Self.render(&both, seconds: 1)
+        #expect(Self.rmsDb(Self.window(played, 0.55, 0.75)) > -12)
+    }
+
     @Test("AUDIO_STOP also fades out an effect still sounding (a pause during the drumroll); a missing line does not")
     func stopSilencesEffects() {
         var mixer = Mixer(musicGainDb: 0)

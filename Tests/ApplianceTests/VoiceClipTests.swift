@@ -7,7 +7,7 @@ import Testing
 struct VoiceClipTests {
     /// A copy of the Swedish pack with a short WAV for every clip it can play, in a folder not named
     /// after the pack (`render-voice` writes into the pack's own folder, whatever its name).
-    static func packsWithClips() throws -> URL {
+    static func packsWithClips(banter: Bool = true) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-packs-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("svenska-resor")
         let voice = folder.appendingPathComponent("voice")
@@ -19,9 +19,15 @@ struct VoiceClipTests {
         for destination in pack.destinations {
             names += [8, 6, 4, 2].map { "\(destination.id)-clue-\($0)" }
             names += ["\(destination.id)-reveal"] + (1...3).map { "\(destination.id)-followup-\($0)" }
-            names += (destination.banter ?? []).indices.map { "\(destination.id)-banter-\($0 + 1)" }
         }
         for name in names { try wav(milliseconds: 1_500).write(to: voice.appendingPathComponent("\(name).wav")) }
+        // Banter lines as long as their number says (1,210 ms, 1,220 …): the right one is served.
+        for destination in pack.destinations where banter {
+            for index in (destination.banter ?? []).indices {
+                try wav(milliseconds: 1_200 + 10 * (index + 1)).write(
+                    to: voice.appendingPathComponent("\(destination.id)-banter-\(index + 1).wav"))
+            }
+        }
         // Each destination's first clue is as long as its place in the pack says: 1,010 ms, 1,020 …
         for (index, destination) in pack.destinations.enumerated() {
             try wav(milliseconds: 1_000 + 10 * (index + 1)).write(
@@ -99,10 +105,37 @@ struct VoiceClipTests {
         let revealAt = try #require(reveal.payloadObject["startAtServerMs"] as? Int)
         let revealMs = try #require(reveal.payloadObject["durationMs"] as? Int)
         #expect(banter.payloadObject["startAtServerMs"] as? Int == revealAt + revealMs + 400)
+        // Round 1 says its destination's first line.
+        #expect(banter.payloadObject["durationMs"] as? Int == 1_210)
         let served = try await table.http.get(try #require(banter.payloadObject["url"] as? String))
-        #expect(served.status == 200 && served.body == Self.wav(milliseconds: 1_500))
+        #expect(served.status == 200 && served.body == Self.wav(milliseconds: 1_210))
         let snapshot = try await table.tv!.latestSnapshot()
         #expect(snapshot.round?.destination?.banter?.isEmpty == false)
+        table.closeAll()
+    }
+
+    @Test("a banter line whose clip the box does not have is not sent at all")
+    func banterWithoutClip() async throws {
+        let packs = try Self.packsWithClips(banter: false)
+        defer { try? FileManager.default.removeItem(at: packs) }
+        let box = try BoxProcess(packs: packs.path)
+        try await box.start()
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"], tv: true)
+        table.host.send(.hostStartGame)
+        try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "clue" }
+        table.host.send(.hostForceReveal)
+        try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "reveal" }
+        table.host.send(.hostNext)
+        try await table.tv!.expect("AUDIO_PLAY") { $0.payloadObject["kind"] as? String == "followup" }
+        let kinds = await table.tv!.allTexts().compactMap { text -> String? in
+            guard text.contains("\"AUDIO_PLAY\"") else { return nil }
+            return (try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))).flatMap {
+                if case .audioPlay(let play) = $0.event { play.kind.rawValue } else { nil }
+            }
+        }
+        #expect(kinds.suffix(3) == ["clue", "reveal", "followup"], "\(kinds)")
+        // Its words still show with the destination.
+        #expect(try await table.tv!.latestSnapshot().round?.destination?.banter?.isEmpty == false)
         table.closeAll()
     }
 

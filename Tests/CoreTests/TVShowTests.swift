@@ -104,6 +104,16 @@ struct TVShowTests {
             _ = try table.game.apply(.setSoundOutput(tvPage: nil, boxMuted: nil), by: tv, now: table.now)
         }
 
+        // Quiet only while a connected TV page plays: the page switched off or the TV gone, it plays.
+        _ = try table.game.apply(.setSoundOutput(tvPage: nil, boxMuted: true), by: tv, now: table.now)
+        #expect(table.game.boxSilenced)
+        _ = table.game.setConnected(table.tv, false, now: table.now)
+        #expect(!table.game.boxSilenced)
+        _ = table.game.setConnected(table.tv, true, now: table.now)
+        #expect(table.game.boxSilenced)
+        _ = try table.game.apply(.setSoundOutput(tvPage: false, boxMuted: nil), by: tv, now: table.now)
+        #expect(!table.game.boxSilenced && table.game.soundOutputs.boxMuted)
+
         var captained = try Table(settings: settings(), captained: true)
         try captained.player(0, .setSoundOutput(tvPage: nil, boxMuted: true))
         #expect(captained.game.soundOutputs.boxMuted)

@@ -11,7 +11,8 @@ struct Mixer {
         case stopMusic(fadeMs: Int)
         /// MUSIC_GAIN_SET: the host's music level.
         case musicGain(Double)
-        /// AUDIO_PLAY: a new line replaces one still being spoken.
+        /// AUDIO_PLAY: a new line replaces one still being spoken, and calls off lines scheduled to
+        /// start at or after it.
         case voice(Sound)
         /// AUDIO_STOP: the line and any effect still sounding fade out (a pause is silent: a
         /// finale's drumroll does not run on through it), and the lines and effects scheduled
@@ -95,7 +96,14 @@ struct Mixer {
                 case .music, .stopMusic, .musicGain, .stopVoice, .endLine: return false
                 }
             }
-        case .music, .musicGain, .voice, .effect, .endLine:
+        case .voice:
+            // A line calls off the lines still waiting to start at or after it (the banter after a
+            // reveal's line, when the game moved on before it came): they belong to a screen gone.
+            pending.removeAll {
+                guard $0.at >= at, case .voice = $0.cue else { return false }
+                return true
+            }
+        case .music, .musicGain, .effect, .endLine:
             break
         }
         order += 1

@@ -22,12 +22,15 @@ final class SoundShelf: @unchecked Sendable {
         }
     }
 
-    /// The WAV file of sound `id`, written if it is not there (a folder cleaned while the box runs).
+    /// The WAV file of sound `id`, written again if it is not there (a folder cleaned while the box
+    /// runs): under the lock, so no request reads a file another is writing.
     func file(of id: String) -> URL? {
         let library = load().library
         guard library[id: id] != nil else { return nil }
         let file = folder.appendingPathComponent("\(id).wav")
-        if !FileManager.default.fileExists(atPath: file.path) { try? library.write(to: folder) }
+        lock.withLock {
+            if !FileManager.default.fileExists(atPath: file.path) { try? library.write(to: folder) }
+        }
         return file
     }
 }

@@ -28,12 +28,14 @@ struct RoomSound {
     }
 
     /// `event` as it goes out (an AUDIO_PLAY with its clip's address and length), started on the
-    /// speaker if it is a sound.
-    mutating func prepare(_ event: ServerEvent, in game: Game) -> ServerEvent {
+    /// speaker if it is a sound; nil for a banter line whose clip this box does not have (a pack's
+    /// voice rendered before banter was, or still rendering): nobody is told to play nothing.
+    mutating func prepare(_ event: ServerEvent, in game: Game) -> ServerEvent? {
         var event = event
         if case .audioPlay(var play) = event {
             play.url = "/v1/sessions/\(sessionId)/assets/\(play.clipId)"
             play.durationMs = duration(of: play.clipId, in: game)
+            if play.kind == .banter, play.durationMs == nil { return nil }
             switch play.kind {
             case .reveal: revealEnds = play.durationMs.map { play.startAtServerMs + $0 }
             case .banter:
@@ -42,7 +44,7 @@ struct RoomSound {
             }
             event = .audioPlay(play)
         }
-        guard let speaker, event.isSound, !game.soundOutputs.boxMuted else { return event }
+        guard let speaker, event.isSound, !game.boxSilenced else { return event }
         let packId = game.settings.packId
         var clip: String?
         if case .audioPlay(let play) = event {
@@ -56,9 +58,9 @@ struct RoomSound {
         return event
     }
 
-    /// The box's own output was muted for this session (the TV page plays the sound instead) or
-    /// unmuted: what it plays stops, or the music bed under way comes back.
-    func boxMuted(_ muted: Bool, in game: Game, now: Int64) {
+    /// The box's own output went silent for this session (`Game.boxSilenced`: the TV page plays the
+    /// sound instead) or plays again: what it plays stops, or the music bed under way comes back.
+    func boxSilenced(_ muted: Bool, in game: Game, now: Int64) {
         guard let speaker else { return }
         let packId = game.settings.packId
         if muted {

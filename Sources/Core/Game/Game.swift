@@ -288,6 +288,11 @@ public struct Game: Codable, Sendable, Equatable {
 
     public func isConnected(_ id: ParticipantID) -> Bool { presence[id] == .connected }
 
+    /// Whether the box's own output is silent for this session: muted (SOUND_OUTPUT_SET) while a
+    /// connected TV page plays the sound. A TV page switched off, closed or cut off gives the sound
+    /// back to the box at once, so a room is never left silent.
+    public var boxSilenced: Bool { soundOutputs.boxMuted && soundOutputs.tvPage && hasTv }
+
     /// The players not connected since `cutoff` or before, in join order.
     public func absentPlayers(since cutoff: ServerTime) -> [ParticipantID] {
         players.compactMap { player in
