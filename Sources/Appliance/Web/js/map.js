@@ -4,15 +4,12 @@
 // only ever passed in once it is revealed.
 //
 //   const map = journeyMap({ label, scale });  // map.el goes on the screen
-//
-// Dots and names are sized in pixels of a 1080-line TV, times `scale` (by default the screen's
-// height over 1080, so they keep their share of a 720-line TV).
-//   map.world();                          // the whole map, nothing on it
-//   map.route(stops, { animate });        // the stops so far ({ lat, lon, name }), framed
+//   map.route(stops, { animate });        // the stops so far ({ lat, lon, name }), framed; none: the whole map
 //   map.arrive(stop, { from, animate });  // flies to `stop` (from `from`), then pins it with its name
 //
-// Sizes of lines, dots and labels are in screen pixels whatever the zoom. With
-// prefers-reduced-motion the view is set at once.
+// Dots and names are sized in pixels of a 1080-line TV, times `scale` (by default the screen's
+// height over 1080, so they keep their share of a 720-line TV), whatever the zoom; lines keep their
+// width. With prefers-reduced-motion the view is set at once and nothing fades in.
 
 import { reducedMotion } from "./ui.js";
 
@@ -31,7 +28,7 @@ const TOP = miller(NORTH);
 const HEIGHT = TOP - miller(SOUTH);
 
 /** A place's point in the map's units (Miller cylindrical, as scripts/make-world-map projects). */
-export function project(lat, lon) {
+function project(lat, lon) {
   return [lon + 180, TOP - miller(lat)];
 }
 
@@ -86,11 +83,22 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
   // What is drawn at a size in pixels: [element, attribute, pixels].
   let sized = [];
 
-  const ready = loadCountries().then((paths) => {
+  loadCountries().then((paths) => {
     for (const d of paths) node("path", { d }, land);
   });
   // The view follows the element's size: its shape sets the view's height, its width the sizes.
-  new ResizeObserver(() => show(view)).observe(el);
+  // Once the screen that held it is gone, the map lets go (and a flight under way stops).
+  let shown = false;
+  const resized = new ResizeObserver(() => {
+    if (el.isConnected) shown = true;
+    else if (shown) {
+      resized.disconnect();
+      cancelAnimationFrame(flight);
+      return;
+    }
+    show(view);
+  });
+  resized.observe(el);
 
   function aspect() {
     const { width, height } = el.getBoundingClientRect();
@@ -142,7 +150,7 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
       const lh = Math.log(high);
       const lw = t < 0.5 ? lw0 + (lh - lw0) * ease(t * 2) : lh + (lw1 - lh) * ease(t * 2 - 1);
       show({ x: from.x + (to.x - from.x) * e, y: from.y + (to.y - from.y) * e, w: Math.exp(lw) });
-      if (t < 1) flight = requestAnimationFrame(step);
+      if (t < 1 && (el.isConnected || !shown)) flight = requestAnimationFrame(step);
       else done?.();
     };
     flight = requestAnimationFrame(step);
@@ -171,8 +179,8 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
       const cy = (y0 + y1) / 2 + (x1 - x0) * 0.2;
       d += ` Q${cx} ${cy} ${x1} ${y1}`;
     }
-    const line = node("path", { class: "map-line", d, pathLength: 100 }, routeLayer);
-    if (animate && !reducedMotion()) line.classList.add("drawing");
+    const line = node("path", { class: "map-line", d }, routeLayer);
+    if (animate && !reducedMotion()) line.classList.add("fading");
   }
 
   function stopDot([x, y], here) {
@@ -208,13 +216,6 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
 
   return {
     el,
-    ready,
-
-    world({ animate = false } = {}) {
-      clear();
-      el.dataset.view = "world";
-      placed(() => fly(worldView(), animate));
-    },
 
     route(stops, { animate = false } = {}) {
       clear();
