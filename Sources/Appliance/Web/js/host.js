@@ -243,14 +243,15 @@ function control(id, label, type, { kind = "", enabled = true, payload, moves = 
 
 /**
  * Where the room's sound plays (CONTRACT 4.5): the box's own output, the TV page, or both; and the
- * box's output muted or back for this game. (A box without a sound device says so in its health line.)
+ * box muted or not while the TV page plays (muted, it plays again whenever the TV page does not).
+ * A box without a sound device says so in its health line.
  */
 function soundLine(snap) {
   const sound = snap.sound;
   if (!sound) return null;
   const tv = sound.tvPage && snap.hasTv;
   if (!sound.boxOutput) return h("p", { id: "sound-where", role: "status" }, t(tv ? "host.soundTvOnly" : "host.soundNoOutput"));
-  const where = sound.boxMuted ? (tv ? "host.soundTv" : "host.soundNone") : tv ? "host.soundBoth" : "host.soundBox";
+  const where = tv ? (sound.boxMuted ? "host.soundTv" : "host.soundBoth") : "host.soundBox";
   return h(
     "div",
     { class: "row" },

@@ -1,10 +1,12 @@
 // The room's sound on the TV page (CONTRACT 4.5): the box's music beds and effects from /v1/sounds and
 // the voice clips of AUDIO_PLAY, played with the Web Audio API at their startAtServerMs on the page's
 // clock estimate. The mix follows the box's own (Mixer.swift): the music fades in, crossfades and
-// fades out, drops 12 dB under the voice, and follows the host's level; effects overlap freely.
+// fades out, drops 12 dB under the voice, and follows the host's level; effects overlap freely; a
+// line takes over from the one speaking and calls off those still waiting to start after it.
 //
-// Nothing is created or fetched before the viewer switches the sound on: a browser only lets a page
-// start an AudioContext from a tap or a key press, so `start()` is called from the button's handler.
+// The AudioContext is made when the sound is switched on. Browsers let it run only after a tap on the
+// page: until it runs (`running`), nothing is scheduled (it would all sound at once on the tap), and
+// the bed under way is started when it does.
 
 /** How far the music drops while the voice speaks, and how quickly (the box's Mixer.Levels). */
 const DUCK = 10 ** (-12 / 20);
@@ -26,34 +28,47 @@ export function musicGain(db) {
 }
 
 export class RoomAudio {
-  /** `clock.now()`: the box's time in ms, as this page estimates it. */
-  constructor(clock) {
+  /**
+   * `clock.now()`: the box's time in ms, as this page estimates it. `onRunning`: called when the
+   * context starts running (at once, or at the tap the browser waited for).
+   */
+  constructor(clock, { onRunning = () => {} } = {}) {
     this.clock = clock;
+    this.onRunning = onRunning;
     this.context = null;
     this.buffers = new Map();
     this.listing = null;
-    // Playing or scheduled: the bed (at most one that is not fading out), voice lines and effects.
+    // The bed asked for last (playing, or still loading), and every bed that has started and not
+    // faded out yet.
     this.bed = null;
+    this.beds = new Set();
+    // Lines playing or scheduled ({ node, gain, at, end, seq }), and effects.
     this.voices = new Set();
     this.effects = new Set();
-    // Bumped by AUDIO_STOP: a line still being fetched when it came is not played.
+    // Lines in the order they came; a line overtaken by a later one is not played.
+    this.lines = 0;
+    // Bumped by AUDIO_STOP: a line or effect still loading when it came is not played.
     this.stops = 0;
-    this.gainDb = -8;
   }
 
   get on() {
     return this.context != null;
   }
 
+  /** Whether the browser lets the sound out (a context held back until a tap is not). */
+  get running() {
+    return this.context?.state === "running";
+  }
+
   /**
-   * Switches the sound on (from a tap: browsers only start audio then). Resolves once the beds and
-   * effects are loaded, so the first cues after it are on time; `musicTrackId` is the bed under way.
+   * Switches the sound on, loading every bed and effect (so the cues after it start on time). The
+   * bed `musicTrackId`, the one under way, starts once the context runs, unless a MUSIC_SET or
+   * MUSIC_STOP came meanwhile.
    */
   async start({ musicTrackId = null, gainDb = -8 } = {}) {
     if (this.context) return;
-    const context = new AudioContext({ latencyHint: "playback" });
+    const context = new AudioContext({ latencyHint: "interactive" });
     this.context = context;
-    this.gainDb = gainDb;
     this.master = context.createGain();
     this.master.connect(context.destination);
     this.music = context.createGain();
@@ -65,9 +80,8 @@ export class RoomAudio {
     this.sfx = context.createGain();
     this.sfx.gain.value = EFFECTS_GAIN;
     this.sfx.connect(this.master);
-    // Without a tap a browser may hold the context back: resume() then waits for one, and the
-    // sounds load meanwhile (the caller sees the state and says so).
-    await Promise.race([context.resume().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 300))]);
+    this.musicSince = 0;
+    const musicBefore = this.musicSince;
     this.listing ??= fetch("/v1/sounds")
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
       .catch((e) => {
@@ -76,10 +90,18 @@ export class RoomAudio {
         console.info("The box's sounds are not available:", e.message);
         return { sounds: [] };
       });
+    context.addEventListener("statechange", () => {
+      if (this.context === context && context.state === "running") this.onRunning();
+    });
+    // Without a tap the browser may hold the context back: resume() then waits for one.
+    context.resume().catch(() => {});
     const listing = await this.listing;
-    if (this.context !== context) return;
     await Promise.all(listing.sounds.map((sound) => this.load(sound.soundId)));
-    if (musicTrackId && this.context === context) this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
+    if (this.context !== context) return;
+    // Held back, the bed waits for the context to run (`onRunning` starts the one under way then).
+    if (musicTrackId && this.musicSince === musicBefore && this.running) {
+      this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
+    }
   }
 
   /** Switches the sound off: everything stops at once, and the context is closed. */
@@ -88,6 +110,7 @@ export class RoomAudio {
     if (!context) return;
     this.context = null;
     this.bed = null;
+    this.beds.clear();
     this.voices.clear();
     this.effects.clear();
     this.stops++;
@@ -115,9 +138,13 @@ export class RoomAudio {
     return await this.context.decodeAudioData(await response.arrayBuffer());
   }
 
-  /** The context's time at which a cue for `startAtServerMs` is heard (now, if that has passed). */
+  /**
+   * The context's time at which a cue for `startAtServerMs` must start to be heard then (now, if
+   * that has passed): the device's own delay is taken off.
+   */
   when(startAtServerMs) {
-    const ahead = ((startAtServerMs ?? 0) - this.clock.now()) / 1000;
+    const latency = this.context.outputLatency || this.context.baseLatency || 0;
+    const ahead = ((startAtServerMs ?? 0) - this.clock.now()) / 1000 - latency;
     return this.context.currentTime + Math.max(0, ahead);
   }
 
@@ -149,20 +176,23 @@ export class RoomAudio {
     if (!this.context) return;
     switch (type) {
       case "MUSIC_SET":
-        this.setMusic(payload);
+        this.musicSince++;
+        if (this.running) this.setMusic(payload);
         break;
       case "MUSIC_STOP":
+        this.musicSince++;
         this.stopMusic(payload.fadeOutMs ?? 600);
         break;
       case "MUSIC_GAIN_SET":
-        this.gainDb = payload.gainDb;
         this.music.gain.setTargetAtTime(musicGain(payload.gainDb), this.context.currentTime, 0.05);
         break;
       case "SFX_PLAY":
-        this.effect(payload);
+        if (this.running) this.effect(payload);
         break;
       case "AUDIO_PLAY":
-        this.line(payload);
+        // Counted even when not played: a line still loading is overtaken all the same.
+        this.lines++;
+        if (this.running) this.line(payload, this.lines);
         break;
       case "AUDIO_STOP":
         this.stopLines();
@@ -170,30 +200,38 @@ export class RoomAudio {
     }
   }
 
+  /** The bed the game has now (a snapshot after a reconnection): started or stopped if it differs. */
+  follow(musicTrackId, gainDb) {
+    if (!this.context || (this.bed?.trackId ?? null) === (musicTrackId ?? null)) return;
+    if (musicTrackId) this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
+    else this.stopMusic(300);
+  }
+
   async setMusic({ trackId, startAtServerMs, gainDb }) {
     const context = this.context;
-    // The bed is known now: a MUSIC_STOP that comes while it loads stops it.
-    const bed = { trackId, node: null, gain: null };
-    const before = this.bed;
-    this.bed = bed;
-    if (gainDb != null) {
-      this.gainDb = gainDb;
-      this.music.gain.setTargetAtTime(musicGain(gainDb), context.currentTime, 0.05);
-    }
-    const buffer = await this.load(trackId);
-    if (!buffer || this.context !== context || this.bed !== bed) return;
     const at = this.when(startAtServerMs);
-    Object.assign(bed, this.source(buffer, this.music, { loop: true }));
-    bed.gain.gain.setValueAtTime(0, at);
-    bed.gain.gain.linearRampToValueAtTime(1, at + MUSIC_FADE_IN_S);
-    bed.node.start(at);
-    if (before?.node) this.fadeOut(before, at, CROSSFADE_S);
+    // Whatever played before fades out under the new bed's start, loaded or not.
+    for (const before of this.beds) this.fadeOut(before, at, CROSSFADE_S);
+    this.beds.clear();
+    const bed = { trackId };
+    this.bed = bed;
+    if (gainDb != null) this.music.gain.setTargetAtTime(musicGain(gainDb), context.currentTime, 0.05);
+    const buffer = await this.load(trackId);
+    // A bed asked for after this one, or a stop, came while it loaded.
+    if (!buffer || this.context !== context || this.bed !== bed) return;
+    const sound = this.source(buffer, this.music, { loop: true });
+    const start = Math.max(at, context.currentTime);
+    sound.gain.gain.setValueAtTime(0, start);
+    sound.gain.gain.linearRampToValueAtTime(1, start + MUSIC_FADE_IN_S);
+    sound.node.start(start);
+    this.beds.add(sound);
   }
 
   stopMusic(fadeOutMs) {
-    const bed = this.bed;
     this.bed = null;
-    if (bed?.node) this.fadeOut(bed, this.context.currentTime, fadeOutMs / 1000);
+    const now = this.context.currentTime;
+    for (const bed of this.beds) this.fadeOut(bed, now, fadeOutMs / 1000);
+    this.beds.clear();
   }
 
   async effect({ sfxId, startAtServerMs }) {
@@ -207,8 +245,13 @@ export class RoomAudio {
     sound.node.start(this.when(startAtServerMs));
   }
 
-  /** AUDIO_PLAY: a line of the voice; a new line takes over from one still being spoken. */
-  async line({ url, startAtServerMs }) {
+  /**
+   * AUDIO_PLAY number `seq`: a line of the voice. Lines load at their own pace, so the order they came
+   * in decides: a line that a later one has overtaken (starting no later) is dropped, and a line
+   * calls off the earlier ones still waiting to start at or after it and takes over from the one
+   * speaking.
+   */
+  async line({ url, startAtServerMs }, seq) {
     const context = this.context;
     const stops = this.stops;
     let buffer = null;
@@ -219,16 +262,44 @@ export class RoomAudio {
     }
     if (!buffer || this.context !== context || this.stops !== stops) return;
     const at = this.when(startAtServerMs);
-    for (const other of this.voices) this.fadeOut(other, at, STOP_FADE_S);
-    const sound = this.source(buffer, this.voice);
+    for (const other of this.voices) {
+      if (other.seq > seq && other.at <= at) return;
+    }
+    for (const other of [...this.voices]) {
+      if (other.seq > seq) continue;
+      // Earlier lines: the one speaking ends where this one starts; one still to come is called off.
+      this.fadeOut(other, other.at < at ? at : context.currentTime, STOP_FADE_S);
+      if (other.at >= at) this.voices.delete(other);
+      else other.end = Math.min(other.end, at);
+    }
+    const sound = { ...this.source(buffer, this.voice), at, end: at + buffer.duration, seq };
     this.voices.add(sound);
-    sound.node.onended = () => this.voices.delete(sound);
+    sound.node.onended = () => {
+      this.voices.delete(sound);
+    };
     sound.node.start(at);
-    // The music makes room for the line, and comes back after it.
+    this.reduck();
+  }
+
+  /** The music's duck, from the lines playing and to come: down under each, up after the last. */
+  reduck() {
+    const now = this.context.currentTime;
     const duck = this.duck.gain;
-    duck.cancelScheduledValues(at);
-    duck.setTargetAtTime(DUCK, at, DUCK_ATTACK_S / 3);
-    duck.setTargetAtTime(1, at + buffer.duration + VOICE_HANGOVER_S, DUCK_RELEASE_S / 3);
+    duck.cancelScheduledValues(now);
+    duck.setValueAtTime(duck.value, now);
+    // The lines' spans, those that touch made one: the music stays down between them.
+    const spans = [];
+    for (const v of [...this.voices].sort((a, b) => a.at - b.at)) {
+      const span = [Math.max(v.at, now), v.end + VOICE_HANGOVER_S];
+      if (span[1] <= now) continue;
+      const last = spans[spans.length - 1];
+      if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+      else spans.push(span);
+    }
+    for (const [start, end] of spans) {
+      duck.setTargetAtTime(DUCK, start, DUCK_ATTACK_S / 3);
+      duck.setTargetAtTime(1, end, DUCK_RELEASE_S / 3);
+    }
   }
 
   /** AUDIO_STOP: the line and the effects fade out, and those still loading are called off. */
@@ -238,8 +309,7 @@ export class RoomAudio {
     for (const sound of [...this.voices, ...this.effects]) this.fadeOut(sound, now, STOP_FADE_S);
     this.voices.clear();
     this.effects.clear();
-    const duck = this.duck.gain;
-    duck.cancelScheduledValues(now);
-    duck.setTargetAtTime(1, now, DUCK_RELEASE_S / 3);
+    this.reduck();
+    this.duck.gain.setTargetAtTime(1, now, DUCK_RELEASE_S / 3);
   }
 }

@@ -19,13 +19,23 @@ let kiosk = params.has("kiosk");
 
 let seat = seats.get("tv");
 let soundOn = localStorage.getItem("tripto.tvSound") === "on";
-const audio = new RoomAudio({ now: () => page.clock.now() });
+const audio = new RoomAudio(
+  { now: () => page.clock.now() },
+  {
+    // The browser let the sound out (at once, or at the tap it waited for): the bed under way
+    // starts, and the box hears that this page plays.
+    onRunning: () => {
+      followMusic();
+      page.render();
+    },
+  },
+);
 // What this page last told the box of its sound (SOUND_OUTPUT_SET), on this connection.
 let reportedSound = null;
 // Cues sent ahead of their time (the finale's confetti): AUDIO_STOP calls them off.
 const pendingCues = new Set();
 /** The room's sound events, played by this page while its sound is on. */
-const SOUND_EVENTS = ["MUSIC_SET", "MUSIC_STOP", "MUSIC_GAIN_SET", "SFX_PLAY", "AUDIO_PLAY"];
+const SOUND_EVENTS = ["MUSIC_SET", "MUSIC_STOP", "MUSIC_GAIN_SET", "SFX_PLAY"];
 
 const page = new GamePage({
   role: "tv",
@@ -54,7 +64,14 @@ const page = new GamePage({
   events: {
     WELCOME: () => {
       reportedSound = null;
-      if (soundOn && !audio.on) startSound();
+      if (!soundOn) return;
+      // Back after a drop: the bed may have changed meanwhile.
+      if (audio.on) followMusic();
+      else startSound();
+    },
+    AUDIO_PLAY: (p) => {
+      if (p.kind === "banter") banterAt = p.startAtServerMs;
+      audio.handle("AUDIO_PLAY", p);
     },
     UI_EFFECT_TRIGGER: (p) => later(p.startAtServerMs, () => uiEffect(p)),
     ...Object.fromEntries(SOUND_EVENTS.map((type) => [type, (p) => audio.handle(type, p)])),
@@ -65,6 +82,9 @@ const page = new GamePage({
     },
   },
   ended: (end, reason) => {
+    // Nothing of this seat's game goes on sounding (a TV replaced by another, a session gone).
+    audio.stop();
+    overlay("mute-box", null);
     // The kiosk opens a new session by itself: follow it.
     if (kiosk) setTimeout(() => kioskSeat().then((found) => (found ? connect() : start())), 1000);
     else page.showEnded(end, reason);
@@ -178,12 +198,22 @@ function later(startAtServerMs, cue) {
   pendingCues.add(id);
 }
 
+/** The bed the game has under way (none while paused). */
+function musicNow() {
+  const sound = page.snap?.sound;
+  return { musicTrackId: page.snap?.paused ? null : (sound?.musicTrackId ?? null), gainDb: sound?.musicGainDb ?? -8 };
+}
+
+function followMusic() {
+  const { musicTrackId, gainDb } = musicNow();
+  audio.follow(musicTrackId, gainDb);
+}
+
 /** Starts this page's sound, with the bed under way if a game is playing one. */
 async function startSound() {
-  const sound = page.snap?.sound;
-  await audio.start({ musicTrackId: page.snap?.paused ? null : sound?.musicTrackId, gainDb: sound?.musicGainDb ?? -8 });
+  await audio.start(musicNow());
   // Started without a tap (the page was opened with the sound on): the browser may hold it back.
-  if (audio.context && audio.context.state !== "running") toast(t("tv.soundBlocked"));
+  if (audio.on && !audio.running) toast(t("tv.soundBlocked"));
 }
 
 /** The sound button: on, off, or (held back by the browser) let through. */
@@ -197,7 +227,8 @@ async function switchSound() {
   page.render();
   if (soundOn) {
     await startSound();
-    if (page.snap?.sound?.boxOutput && !page.snap.sound.boxMuted) offerToMuteBox();
+    // Unless the viewer switched it off again while the sounds loaded.
+    if (soundOn && audio.on && page.snap?.sound?.boxOutput && !page.snap.sound.boxMuted) offerToMuteBox();
   } else {
     audio.stop();
     overlay("mute-box", null);
@@ -230,11 +261,15 @@ function offerToMuteBox() {
   document.getElementById("mute-box-yes")?.focus();
 }
 
-/** Tells the box whether this page plays the sound, once per change and connection. */
+/**
+ * Tells the box whether this page plays the sound, once per change and connection: only once the
+ * browser lets it out, since the box goes quiet for a page that plays (if muted).
+ */
 function reportSound() {
   const sound = page.snap?.sound;
-  if (!sound || sound.tvPage === soundOn || reportedSound === soundOn) return;
-  if (page.link?.send("SOUND_OUTPUT_SET", { tvPage: soundOn })) reportedSound = soundOn;
+  const playing = soundOn && audio.running;
+  if (!sound || sound.tvPage === playing || reportedSound === playing) return;
+  if (page.link?.send("SOUND_OUTPUT_SET", { tvPage: playing })) reportedSound = playing;
 }
 
 /**
@@ -267,6 +302,14 @@ function uiEffect(p) {
       break;
   }
 }
+
+/**
+ * When the banter after the last reveal's line is said (its AUDIO_PLAY), on the box's clock: its
+ * words show then, not before the voice comes to them. Without a voice for it (none on this box),
+ * they show BANTER_MS into the reveal.
+ */
+let banterAt = 0;
+const BANTER_MS = 6000;
 
 /** When the last reveal's pulse came: a reveal screen drawn within PULSE_MS of it pulses. */
 let pulsedAt = 0;
@@ -547,12 +590,15 @@ function introMapScreen() {
 function revealScreen() {
   const d = page.snap.round.destination;
   const results = page.snap.round.results ?? [];
-  const text = [
-    revealedDestination(d, { countryTag: "h2", textClass: "clue-text" }),
-    // The pack's banter for this stop, said by the voice after the reveal's line.
-    d?.banter ? h("p", { class: "banter", id: "banter" }, `“${d.banter}”`) : null,
-    fit(resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") })),
-  ];
+  // The pack's banter for this stop, shown as the voice says it, after the reveal's line.
+  const banter = d?.banter ? h("p", { class: "banter", id: "banter" }, `“${d.banter}”`) : null;
+  if (banter) {
+    banter.style.visibility = "hidden";
+    const sinceReveal = page.clock.now() - (page.snap.timers.find((x) => x.phase === "REVEAL_DESTINATION")?.startAtServerMs ?? page.clock.now());
+    const wait = banterAt > page.clock.now() ? banterAt - page.clock.now() : Math.max(0, BANTER_MS - sinceReveal);
+    setTimeout(() => (banter.style.visibility = "visible"), wait);
+  }
+  const text = [revealedDestination(d, { countryTag: "h2", textClass: "clue-text" }), banter, fit(resultsList(page.snap, results, { empty: t("tv.nobodyAnswered") }))];
   const pulse = Date.now() - pulsedAt < PULSE_MS ? " fx-pulse" : "";
   if (d?.lat == null) return h("section", { class: `tv-body center reveal${pulse}` }, text);
   // The map flies from the last stop to this one, and pins it with its name.
