@@ -200,9 +200,12 @@ export class RoomAudio {
     }
   }
 
-  /** The bed the game has now (a snapshot after a reconnection): started or stopped if it differs. */
+  /**
+   * The bed the game has now (a snapshot after a reconnection, the context let out): started or
+   * stopped if it differs. Held back, nothing is scheduled; this is called again when it runs.
+   */
   follow(musicTrackId, gainDb) {
-    if (!this.context || (this.bed?.trackId ?? null) === (musicTrackId ?? null)) return;
+    if (!this.running || (this.bed?.trackId ?? null) === (musicTrackId ?? null)) return;
     if (musicTrackId) this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
     else this.stopMusic(300);
   }
