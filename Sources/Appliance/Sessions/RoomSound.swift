@@ -12,6 +12,8 @@ struct RoomSound {
     private var durations: [String: Int64] = [:]
     /// When the reveal's line ends, once it has gone out with its length: the banter follows it.
     private var revealEnds: Int64?
+    /// Whether the speaker was last told to be silent for this session (`route`).
+    private var silenced = false
     /// The pause between the reveal's line and the banter after it.
     static let banterGapMs: Int64 = 400
 
@@ -58,12 +60,15 @@ struct RoomSound {
         return event
     }
 
-    /// The box's own output went silent for this session (`Game.boxSilenced`: the TV page plays the
-    /// sound instead) or plays again: what it plays stops, or the music bed under way comes back.
-    func boxSilenced(_ muted: Bool, in game: Game, now: Int64) {
+    /// Brings the box's speaker in line with `game.boxSilenced` after any change (a mute, the TV page
+    /// switched on or off, the TV coming or going): gone silent, what it plays for this session
+    /// stops; back, the music bed under way comes back.
+    mutating func route(_ game: Game, now: Int64) {
+        guard game.boxSilenced != silenced else { return }
+        silenced = game.boxSilenced
         guard let speaker else { return }
         let packId = game.settings.packId
-        if muted {
+        if silenced {
             speaker.play(
                 .audioStop(AudioStop()), session: sessionId, packId: packId, clip: nil, clockOffset: clockOffset)
             speaker.play(

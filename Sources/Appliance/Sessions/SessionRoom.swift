@@ -170,9 +170,8 @@ actor SessionRoom {
             outbox.post([.close(oldest, .tooManyConnections)], after: ticket)
         }
         idleSince = nil
-        let wasSilenced = game.boxSilenced
         let presenceChanged = !game.setConnected(connection.participantId, true, now: now).isEmpty
-        routeSound(wasSilenced: wasSilenced, now: now)
+        sound.route(game, now: now)
         let projection = view(for: connection, now: now)
         let welcome = Welcome(
             connectionId: connection.id, serverTimeMs: now, timeOffsetHintMs: 0, role: connection.role,
@@ -204,9 +203,8 @@ actor SessionRoom {
         probes.remove(connectionId)
         if connections.isEmpty { idleSince = now }
         guard connections.of(connection.participantId).isEmpty else { return }
-        let wasSilenced = game.boxSilenced
         if !game.setConnected(connection.participantId, false, now: now).isEmpty { sendPresenceSoon() }
-        routeSound(wasSilenced: wasSilenced, now: now)
+        sound.route(game, now: now)
         // A host gone for good gives a captain the controls back (CONTRACT 4.2): when the grace ends,
         // which no command marks, everyone hears that there is no host any more.
         if connection.participantId == game.hostId, game.captainId != nil {
@@ -392,9 +390,8 @@ actor SessionRoom {
                 Task { await self?.rollBackIfFailed() }
             }
         }
-        let wasSilenced = game.boxSilenced
         game = next
-        routeSound(wasSilenced: wasSilenced, now: now)
+        sound.route(game, now: now)
         var items = messages(for: effects, now: now)
         if write.endedReason != nil {
             timerTask?.cancel()
@@ -441,9 +438,8 @@ actor SessionRoom {
                 _ = saved.setConnected(participant, true, now: now)
             }
             saved.continueVersion(after: game.version)
-            let wasSilenced = game.boxSilenced
             game = saved
-            routeSound(wasSilenced: wasSilenced, now: now)
+            sound.route(game, now: now)
             seq = commands.last?.seq ?? 0
         } catch {
             // Kept as it is; the next save fails its sequence check and brings the room back here.
@@ -573,12 +569,6 @@ actor SessionRoom {
         if taken.lobby { items += messages(for: [.send(.lobbyUpdated(game.lobby(at: now)), to: .everyone)], now: now) }
         if taken.snapshots || forced { items += snapshots(now: now) }
         return items
-    }
-
-    /// The box's speaker follows the session's sound routing when it changed (a mute, the TV page
-    /// switched on or off, the TV coming or going).
-    private func routeSound(wasSilenced: Bool, now: Int64) {
-        if game.boxSilenced != wasSilenced { sound.boxSilenced(game.boxSilenced, in: game, now: now) }
     }
 
     /// The effects' events as text for their recipients; sounds are started on the box's speaker.
