@@ -259,7 +259,6 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
           el.dataset.arrived = "true";
         };
         if (!animate || reducedMotion()) {
-          show(close);
           landed();
           return;
         }

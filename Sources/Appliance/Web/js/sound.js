@@ -49,6 +49,8 @@ export class RoomAudio {
     this.lines = 0;
     // Bumped by AUDIO_STOP: a line or effect still loading when it came is not played.
     this.stops = 0;
+    // Bumped by MUSIC_SET and MUSIC_STOP: the bed asked for at start() gives way to either.
+    this.musicSince = 0;
   }
 
   get on() {
@@ -80,7 +82,6 @@ export class RoomAudio {
     this.sfx = context.createGain();
     this.sfx.gain.value = EFFECTS_GAIN;
     this.sfx.connect(this.master);
-    this.musicSince = 0;
     const musicBefore = this.musicSince;
     this.listing ??= fetch("/v1/sounds")
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
