@@ -9,15 +9,21 @@ import Testing
 struct HousekeepingTests {
     @Test("a session with nobody connected ends after the idle timeout; a connected one does not")
     func idleSessions() async throws {
-        let box = try BoxProcess(arguments: ["--idle-timeout", "2"])
+        // Long enough that the busy session is surely connected before it could idle out, on a
+        // loaded machine too; the idle one is made only then, so its timer is the later one.
+        let box = try BoxProcess(arguments: ["--idle-timeout", "5"])
         try await box.start()
         let http = HTTP(base: box.baseURL)
-        let idle = try await http.post("/v1/sessions")
         let busy = try await http.post("/v1/sessions")
         let socket = TestSocket(url: box.webSocketURL, token: busy.string("hostAuthToken"))
         try await socket.expect("WELCOME")
-        try await Task.sleep(for: .seconds(4))
-        #expect(try await http.get("/v1/sessions/by-code/\(idle.string("joinCode"))").status == 404)
+        let asked = ContinuousClock.now
+        let idle = try await http.post("/v1/sessions")
+        let ended = try await poll(for: .seconds(20), every: .milliseconds(200)) {
+            try await http.get("/v1/sessions/by-code/\(idle.string("joinCode"))").status == 404 ? true : nil
+        }
+        #expect(ended == true)
+        #expect(ContinuousClock.now - asked >= .seconds(5), "ended before its idle timeout")
         let join = try await http.post(
             "/v1/sessions/\(idle.string("sessionId"))/join", ["name": "A", "joinCode": idle.string("joinCode")])
         #expect(join.error == "SESSION_ENDED")

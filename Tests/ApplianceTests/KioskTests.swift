@@ -72,7 +72,7 @@ struct KioskTests {
 
     @Test("a kiosk session that ends (here: idle) is replaced by a fresh one")
     func seatAndReplacement() async throws {
-        let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "1"])
+        let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "3"])
         try await box.start()
         defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
