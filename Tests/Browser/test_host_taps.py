@@ -1,10 +1,14 @@
 """The host's controls on a phone: a double tap moves the game on one step, never two (the screen
 that follows puts its own button where the finger is), and the followup's results read as the TV's."""
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, TV
 from test_game import create_as_host, join_as_player
+
+# Taps a set number of milliseconds apart, against the page's own settling time.
+pytestmark = pytest.mark.timed
 
 # Longer than the time a control that moves the game on ignores taps for (host.js, SETTLE_MS).
 SETTLED_MS = 800

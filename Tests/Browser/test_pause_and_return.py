@@ -3,6 +3,7 @@ page as people use it, against a real box."""
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, TV
@@ -35,6 +36,7 @@ def frozen_then_running(host, countdowns):
     assert all(seconds(locator) < a for (_, locator), a in zip(countdowns, after))
 
 
+@pytest.mark.timed
 def test_countdowns_follow_a_pause(devices, box, screens):
     host = devices.open(PHONE)
     create_as_host(host, box, screens)

@@ -10,6 +10,7 @@ import subprocess
 import time
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, TV, Box, Devices, ROOT, tripto_binary
@@ -89,6 +90,7 @@ def started(tv, fragment, count=1, timeout_s=10):
         time.sleep(0.1)
 
 
+@pytest.mark.timed
 def test_the_tv_page_plays_the_room_mix_on_time(browser, tmp_path, screens):
     packs = voiced_pack(tmp_path)
     data = tmp_path / "data"
