@@ -113,6 +113,16 @@ def browser():
         b.close()
 
 
+# Resolves once the screen's transitions and animations that end have ended (entries take under
+# 300 ms), or after 400 ms, whichever is first: a countdown's bar may run for the whole clue.
+SETTLED_JS = """() => Promise.race([
+  new Promise((resolve) => setTimeout(resolve, 400)),
+  new Promise((resolve) => requestAnimationFrame(resolve)).then(() => Promise.all(document.getAnimations()
+    .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime))
+    .map((a) => a.finished.catch(() => {})))),
+])"""
+
+
 class Screens:
     """Screenshots of every screen, written to test-output/screens (not committed)."""
 
@@ -124,7 +134,7 @@ class Screens:
 
     def shot(self, page, name: str):
         self.count += 1
-        page.wait_for_timeout(400)  # let the screen's entry transition (under 300 ms) finish
+        page.evaluate(SETTLED_JS)
         page.screenshot(path=str(self.folder / f"{self.count:02d}-{name}.png"))
 
 
