@@ -142,7 +142,7 @@ struct KioskStaffTests {
             try await player.expectSnapshot(timeout: .seconds(30)) { $0.phase == .lobby }
         }
         let database = try DatabaseQueue(path: box.databasePath)
-        let played = try await database.read { try Row.fetchAll($0, sql: "SELECT packId, destinationId FROM played") }
+        let played = try database.read { try Row.fetchAll($0, sql: "SELECT packId, destinationId FROM played") }
         #expect(played.count == 4, "four games of one destination, none twice: \(played)")
         #expect(played.allSatisfy { ($0["packId"] as String).hasPrefix("sv-") })
         player.close()

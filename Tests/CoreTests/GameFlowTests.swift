@@ -301,7 +301,7 @@ struct GameFlowTests {
     func kickedDevice() throws {
         var table = try Table(players: 0)
         let join = { (table: inout Table, id: String, name: String, device: String?) in
-            try table.game.apply(.join(playerId: id, name: name, device: device), by: .box, now: table.now)
+            _ = try table.game.apply(.join(playerId: id, name: name, device: device), by: .box, now: table.now)
         }
         try join(&table, "p1", "Troll", "phone-a")
         try join(&table, "p2", "Walker", "phone-b")
