@@ -127,6 +127,35 @@ struct TVShowTests {
         try table.host(.setMusicGain(gainDb: -20))
         let sound = try #require(table.game.projection(for: .tv, participant: nil, now: table.now).sound)
         #expect(sound.musicTrackId == "travel")
+        #expect(sound.musicStartAtServerMs == table.now)
         #expect(sound.musicGainDb == -20)
+    }
+
+    @Test("the finale's bed keeps its time after the fanfare, through a pause, for a TV or box that joins in")
+    func finaleBedTime() throws {
+        var table = try Table(
+            settings: Fixture.settings {
+                $0.introMs = 0; $0.followupsPerDestination = 0; $0.finaleMs = 11_000
+            })
+        try table.start([Fixture.secretDestination(1)])
+        try table.host(.forceReveal)
+        try table.host(.next)
+        try table.host(.next)
+        #expect(table.game.phase == .finalResults)
+        let finaleAt = table.now
+        func sound() throws -> Projection.Sound {
+            try #require(table.game.projection(for: .tv, participant: nil, now: table.now).sound)
+        }
+        #expect(try sound().musicTrackId == "finale")
+        #expect(try sound().musicStartAtServerMs == finaleAt + Game.finaleBedDelayMs)
+        // Paused 2 s into it for 10 s: the bed comes in 3.5 s after the resume.
+        table.advance(2_000)
+        try table.host(.pause)
+        table.advance(10_000)
+        try table.host(.resume)
+        #expect(try sound().musicStartAtServerMs == table.now + Game.finaleBedDelayMs - 2_000)
+        try table.host(.next)
+        try table.host(.restart)
+        #expect(try sound().musicTrackId == nil && sound().musicStartAtServerMs == nil)
     }
 }

@@ -75,7 +75,9 @@ struct RoomSound {
                 .musicStop(MusicStop(fadeOutMs: 300)), session: sessionId, packId: packId, clip: nil,
                 clockOffset: clockOffset)
         } else if let track = game.musicTrack, game.pausedSince == nil {
-            let bed = MusicSet(trackId: track, mode: "loop", startAtServerMs: now, gainDb: game.musicGainDb)
+            // A bed still to come (the finale's, after the fanfare) keeps its time.
+            let startAt = max(now, game.musicStartsAt ?? now)
+            let bed = MusicSet(trackId: track, mode: "loop", startAtServerMs: startAt, gainDb: game.musicGainDb)
             speaker.play(.musicSet(bed), session: sessionId, packId: packId, clip: nil, clockOffset: clockOffset)
         }
     }

@@ -14,7 +14,7 @@ extension Game {
             round: nil, journey: [],
             sound: Projection.Sound(
                 tvPage: soundOutputs.tvPage, boxMuted: soundOutputs.boxMuted, boxOutput: true, musicTrackId: musicTrack,
-                musicGainDb: musicGainDb),
+                musicStartAtServerMs: musicStartsAt, musicGainDb: musicGainDb),
             clue: nil, brake: nil, lockedAnswers: [], followup: nil, scoreboard: standings,
             timers: timers.map { $0.view(at: now) }, finalResults: nil, you: nil, endedReason: endedReason)
 

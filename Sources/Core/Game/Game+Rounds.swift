@@ -167,12 +167,14 @@ extension Game {
     mutating func setMusic(_ trackId: String, now: ServerTime, into out: inout EffectList) {
         guard musicTrack != trackId else { return }
         musicTrack = trackId
+        musicStartsAt = now
         out.room(.musicSet(MusicSet(trackId: trackId, mode: "loop", startAtServerMs: now, gainDb: musicGainDb)))
     }
 
     mutating func stopMusic(fadeOutMs: Int, into out: inout EffectList) {
         guard musicTrack != nil else { return }
         musicTrack = nil
+        musicStartsAt = nil
         out.room(.musicStop(MusicStop(fadeOutMs: fadeOutMs)))
     }
 }

@@ -84,6 +84,7 @@ extension Game {
             musicAt = now + max(0, Self.finaleBedDelayMs - elapsed)
         }
         if let musicTrack {
+            musicStartsAt = musicAt
             out.room(
                 .musicSet(MusicSet(trackId: musicTrack, mode: "loop", startAtServerMs: musicAt, gainDb: musicGainDb)))
         }

@@ -31,6 +31,8 @@ public struct Game: Codable, Sendable, Equatable {
     public internal(set) var arbitration: Arbitration?
     public internal(set) var musicGainDb: Double = Game.defaultMusicGainDb
     public internal(set) var musicTrack: String?
+    /// When the bed under way starts, or started: the finale's comes in after the fanfare.
+    public internal(set) var musicStartsAt: ServerTime?
     /// Which of the room's sound sources play this session (SOUND_OUTPUT_SET).
     public internal(set) var soundOutputs = SoundOutputs()
     public internal(set) var finalResults: FinalResults?

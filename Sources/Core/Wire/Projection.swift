@@ -52,6 +52,8 @@ public struct Projection: Codable, Sendable, Equatable {
         /// Whether the box has a sound output of its own (`--no-audio` has none).
         public var boxOutput: Bool
         public var musicTrackId: String?
+        /// When that bed starts, or started: the finale's comes in after the fanfare.
+        public var musicStartAtServerMs: ServerTime?
         public var musicGainDb: Double
 
         public func encode(to encoder: any Encoder) throws {
@@ -60,6 +62,7 @@ public struct Projection: Codable, Sendable, Equatable {
             try container.encode(boxMuted, forKey: .boxMuted)
             try container.encode(boxOutput, forKey: .boxOutput)
             try container.encode(musicTrackId, forKey: .musicTrackId)
+            try container.encode(musicStartAtServerMs, forKey: .musicStartAtServerMs)
             try container.encode(musicGainDb, forKey: .musicGainDb)
         }
     }

@@ -64,10 +64,10 @@ export class RoomAudio {
 
   /**
    * Switches the sound on, loading every bed and effect (so the cues after it start on time). The
-   * bed `musicTrackId`, the one under way, starts once the context runs, unless a MUSIC_SET or
-   * MUSIC_STOP came meanwhile.
+   * bed `musicTrackId`, the one under way, starts once the context runs (at `startAtServerMs` if
+   * that is still to come), unless a MUSIC_SET or MUSIC_STOP came meanwhile.
    */
-  async start({ musicTrackId = null, gainDb = -8 } = {}) {
+  async start({ musicTrackId = null, startAtServerMs = null, gainDb = -8 } = {}) {
     if (this.context) return;
     const context = new AudioContext({ latencyHint: "interactive" });
     this.context = context;
@@ -101,7 +101,7 @@ export class RoomAudio {
     if (this.context !== context) return;
     // Held back, the bed waits for the context to run (`onRunning` starts the one under way then).
     if (musicTrackId && this.musicSince === musicBefore && this.running) {
-      this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
+      this.setMusic({ trackId: musicTrackId, startAtServerMs: this.bedStart(startAtServerMs), gainDb });
     }
   }
 
@@ -205,10 +205,15 @@ export class RoomAudio {
    * The bed the game has now (a snapshot after a reconnection, the context let out): started or
    * stopped if it differs. Held back, nothing is scheduled; this is called again when it runs.
    */
-  follow(musicTrackId, gainDb) {
+  follow({ musicTrackId, startAtServerMs, gainDb }) {
     if (!this.running || (this.bed?.trackId ?? null) === (musicTrackId ?? null)) return;
-    if (musicTrackId) this.setMusic({ trackId: musicTrackId, startAtServerMs: this.clock.now(), gainDb });
+    if (musicTrackId) this.setMusic({ trackId: musicTrackId, startAtServerMs: this.bedStart(startAtServerMs), gainDb });
     else this.stopMusic(300);
+  }
+
+  /** A bed's start on this page: now, or later when it is still to come. */
+  bedStart(startAtServerMs) {
+    return Math.max(this.clock.now(), startAtServerMs ?? 0);
   }
 
   async setMusic({ trackId, startAtServerMs, gainDb }) {

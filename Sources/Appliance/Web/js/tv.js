@@ -198,15 +198,18 @@ function later(startAtServerMs, cue) {
   pendingCues.add(id);
 }
 
-/** The bed the game has under way (none while paused). */
+/** The bed the game has under way (none while paused), and when it starts. */
 function musicNow() {
   const sound = page.snap?.sound;
-  return { musicTrackId: page.snap?.paused ? null : (sound?.musicTrackId ?? null), gainDb: sound?.musicGainDb ?? -8 };
+  return {
+    musicTrackId: page.snap?.paused ? null : (sound?.musicTrackId ?? null),
+    startAtServerMs: sound?.musicStartAtServerMs ?? null,
+    gainDb: sound?.musicGainDb ?? -8,
+  };
 }
 
 function followMusic() {
-  const { musicTrackId, gainDb } = musicNow();
-  audio.follow(musicTrackId, gainDb);
+  audio.follow(musicNow());
 }
 
 /** Starts this page's sound, with the bed under way if a game is playing one. */
