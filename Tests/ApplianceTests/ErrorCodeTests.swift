@@ -168,7 +168,9 @@ struct ErrorCodeTests {
         try await forged.expect("ERROR") { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
         #expect(try await forged.closeCode() == 4001)
         let silent = TestSocket(url: box.webSocketURL, token: nil)
-        try await silent.expect("ERROR", timeout: .seconds(8)) { $0.payloadObject["code"] as? String == "UNAUTHORIZED" }
+        try await silent.expect("ERROR", timeout: .seconds(20)) {
+            $0.payloadObject["code"] as? String == "UNAUTHORIZED"
+        }
         #expect(try await silent.closeCode() == 4001)
         let wrongFirst = TestSocket(url: box.webSocketURL, token: nil)
         wrongFirst.send(.hostNext)

@@ -64,7 +64,7 @@ struct HealthTests {
         let box = try BoxProcess(arguments: ["--audio-device", "hw:42,0"], audio: true)
         try await box.start()
         defer { box.terminate() }
-        let answer = try await health(box, reporting: "sound", within: 5)
+        let answer = try await health(box, reporting: "sound", within: 20)
         #expect(answer.status == "degraded")
         #expect(answer.problems["sound"]?.contains("cannot open its sound device hw:42,0") == true, "\(answer)")
 

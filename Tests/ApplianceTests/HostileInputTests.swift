@@ -56,7 +56,8 @@ struct HostileInputTests {
         let before = try await table.host.latestSnapshot()
         let otherBefore = try await other.host.latestSnapshot()
 
-        // Every socket sends its share, paced under the per-connection rate limit (20 a second).
+        // Every socket sends its share at 10 a second, half the per-connection rate limit (20 a second
+        // after a burst of 40): a stall of up to 4 s that bunches the frames stays within the burst.
         let senders: [(TestSocket, Role)] =
             [(table.host, .host), (table.tv!, .tv)] + table.players.map { ($0.socket, .player) } + [
                 (other.players[0].socket, .player)
@@ -77,7 +78,7 @@ struct HostileInputTests {
                 expectedErrors[index] += 1
                 sent += 1
             }
-            try await Task.sleep(for: .milliseconds(70))
+            try await Task.sleep(for: .milliseconds(100))
         }
         for (index, (socket, _)) in senders.enumerated() {
             for _ in 0..<expectedErrors[index] {
@@ -117,8 +118,14 @@ struct HostileInputTests {
         let box = try BoxProcess()
         try await box.start()
         defer { box.terminate() }
+        // The phases with a timer (the brake's answer, the followup, the finale) are held as long
+        // as settings allow: some 35 refusals, each answered, must fit in each on a loaded machine.
         let table = try await LiveTable.open(
-            box, settings: ["introMs": 0, "followupsPerDestination": 1, "destinationsCount": 1],
+            box,
+            settings: [
+                "introMs": 0, "followupsPerDestination": 1, "destinationsCount": 1, "brakeAnswerSeconds": 60,
+                "followupSeconds": 120, "finaleMs": 20_000,
+            ],
             players: ["Anna", "Björn"])
         let roles: [(TestSocket, Role)] = [(table.host, .host), (table.tv!, .tv), (table.players[0].socket, .player)]
         let commands: [ClientMessage] = HostileFrames.valid.filter {

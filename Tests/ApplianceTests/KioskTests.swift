@@ -51,10 +51,12 @@ struct KioskTests {
         for game in 1...2 {
             try await player.expectSnapshot(timeout: .seconds(15)) { $0.phase == .clueLevel }
             if game == 1 {
-                // The player brakes and answers; the game goes on by itself either way.
+                // The player brakes and answers; the game goes on by itself either way. At this
+                // pace the clues may be over before a loaded machine delivers the pull.
                 player.send(.brakePull(.init()))
-                try await player.expect("BRAKE_ACCEPTED")
-                player.send(.brakeAnswerSubmit(.init(answerText: "somewhere")))
+                if (try? await player.expect("BRAKE_ACCEPTED", timeout: .seconds(3))) != nil {
+                    player.send(.brakeAnswerSubmit(.init(answerText: "somewhere")))
+                }
             }
             try await player.expectSnapshot(timeout: .seconds(20)) { $0.phase == .followupQuestion }
             try await player.expectSnapshot(timeout: .seconds(20)) { $0.phase == .scoreboard }
@@ -72,7 +74,8 @@ struct KioskTests {
 
     @Test("a kiosk session that ends (here: idle) is replaced by a fresh one")
     func seatAndReplacement() async throws {
-        let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "3"])
+        // The fresh session idles out in its turn: 8 s leaves time to look it up before it does.
+        let box = try BoxProcess(arguments: Self.fastKiosk + ["--idle-timeout", "8"])
         try await box.start()
         defer { box.terminate() }
         let http = HTTP(base: box.baseURL)
@@ -80,7 +83,7 @@ struct KioskTests {
         #expect(first.status == 200)
         // Nobody connects: the session idles out and the kiosk opens a new one.
         let next = try #require(
-            try await Self.kioskSession(after: first, http: http, within: .seconds(10)),
+            try await Self.kioskSession(after: first, http: http, within: .seconds(30)),
             "the kiosk kept its idle session")
         #expect(next.string("sessionId") != first.string("sessionId"))
         #expect(try await http.get("/v1/sessions/by-code/\(next.string("joinCode"))").status == 200)
@@ -89,7 +92,8 @@ struct KioskTests {
     @Test("guests who walked away are let go, nobody plays to an empty room, and nobody hosts")
     func awayGuestsLeave() async throws {
         let box = try BoxProcess(arguments: [
-            "--kiosk", "--kiosk-lobby-seconds", "2", "--kiosk-end-seconds", "1", "--kiosk-away-seconds", "10",
+            // A lobby countdown long enough that the guest who looks in is seen to go before it ends.
+            "--kiosk", "--kiosk-lobby-seconds", "6", "--kiosk-end-seconds", "1", "--kiosk-away-seconds", "10",
             "--auto-pace", "0.05", "--kiosk-settings", Self.fastKiosk.last!,
         ])
         try await box.start()
@@ -121,7 +125,7 @@ struct KioskTests {
         #expect(back.status == 201, "the name is free again")
         let here = TestSocket(url: box.webSocketURL, token: back.string("playerAuthToken"))
         try await here.expect("WELCOME")
-        try await tv.expectSnapshot(timeout: .seconds(10)) { $0.phase != .lobby }
+        try await tv.expectSnapshot(timeout: .seconds(30)) { $0.phase != .lobby }
     }
 
     @Test("a game everyone walked away from is given up after three times the away time, and a fresh lobby opens")

@@ -30,7 +30,7 @@ struct OpenFilesTests {
                 do {
                     let socket = try RawWebSocket(
                         port: port, request: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-                        timeout: .seconds(5))
+                        timeout: .seconds(20))
                     let head = try socket.readResponse()
                     guard head.hasPrefix("HTTP/1.1 200") else { throw HarnessError.unexpected(head) }
                     return socket

@@ -102,7 +102,9 @@ struct LiveStatePatchTests {
 
     @Test("a client applying patches goes through every state a client of snapshots is sent")
     func patchedEqualsSnapshots() async throws {
-        let table = try await LiveTable.open(box, settings: LiveGameTests.quick)
+        // The host closes the followup: its own timer must not beat the test to it.
+        let table = try await LiveTable.open(
+            box, settings: LiveGameTests.quick.merging(["followupSeconds": 120]) { $1 })
         let patches = "?patches=1"
         var pairs = [(table.host!, TestSocket(url: box.webSocketURL, token: table.hostToken, query: patches))]
         pairs.append((try #require(table.tv), TestSocket(url: box.webSocketURL, token: table.tvToken, query: patches)))

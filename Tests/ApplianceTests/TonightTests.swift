@@ -76,7 +76,8 @@ struct TonightTests {
         let box = try BoxProcess(
             packs: packs.path,
             arguments: [
-                "--kiosk", "--kiosk-lobby-seconds", "1", "--kiosk-end-seconds", "1", "--auto-pace", "0.1",
+                // Long enough a lobby that Ada's leaving, or the box's stop, comes before the next game.
+                "--kiosk", "--kiosk-lobby-seconds", "5", "--kiosk-end-seconds", "1", "--auto-pace", "0.1",
                 "--kiosk-settings",
                 #"{"packId":"test-mini","destinationsCount":1,"followupsPerDestination":1,"followupSeconds":5,"introMs":0,"finaleMs":1000}"#,
             ])
@@ -112,7 +113,7 @@ struct TonightTests {
         let second = try await play(joined.string("playerAuthToken"))
         // Ada leaves and comes back from the same phone under another name: the same guest tonight.
         second.send(.playerLeave)
-        try await Task.sleep(for: .milliseconds(300))
+        _ = try await second.closeCode()
         joined = try await http.call(
             "POST", "/v1/sessions/\(kiosk.string("sessionId"))/join", json: ["name": "Ada B", "joinCode": code],
             headers: ["Cookie": cookie])

@@ -291,10 +291,12 @@ struct LiveConsoleTests {
         "a kiosk's player is told the game starts by itself; one who joins while its game is finishing waits for the next lobby"
     )
     func kioskGameFinished() async throws {
-        // A game of one destination without followups, played by the box at 50 times the pace.
+        // A game of one destination without followups, played by the box at 50 times the pace. The
+        // lobby (where Ada's line shows) and the end (when Bo joins) last long enough for a console
+        // to start on a loaded machine.
         let settings = #"{"destinationsCount":1,"followupsPerDestination":0,"introMs":0,"finaleMs":0}"#
         let box = try await LiveBox.started(arguments: [
-            "--kiosk", "--kiosk-settings", settings, "--kiosk-lobby-seconds", "3", "--kiosk-end-seconds", "6",
+            "--kiosk", "--kiosk-settings", settings, "--kiosk-lobby-seconds", "8", "--kiosk-end-seconds", "15",
             "--auto-pace", "0.02",
         ])
         let (_, seat) = try await box.call("GET", "/v1/kiosk")
@@ -312,7 +314,7 @@ struct LiveConsoleTests {
         }
         try tmux.type("bo", line: Self.command(box, "join \(code) --name Bo"))
         try await tmux.wait("bo", forText: "tripto-console: the game has just finished; joining as soon as")
-        try await tmux.wait("bo", timeout: 30, forText: "Bo · 0 points")
+        try await tmux.wait("bo", timeout: 45, forText: "Bo · 0 points")
         let (_, lookup) = try await box.call("GET", "/v1/sessions/by-code/\(code)")
         #expect(lookup["playerCount"] as? Int == 2, "\(lookup)")
         for pane in ["ada", "bo"] {
