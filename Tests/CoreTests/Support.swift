@@ -63,10 +63,11 @@ struct Table {
     /// `captained`: a game without a host (CONTRACT 4.2) whose first player is the captain.
     init(
         players count: Int = 3, settings: Settings = Fixture.settings(), limits: Limits = Limits(),
-        captained: Bool = false
+        pacing: Pacing = Pacing(), captained: Bool = false
     ) throws {
         game = Game(
-            sessionId: "s1", joinCode: "ABCDEF", joinUrl: "http://box/join/s1?t=x", settings: settings, limits: limits)
+            sessionId: "s1", joinCode: "ABCDEF", joinUrl: "http://box/join/s1?t=x", settings: settings, limits: limits,
+            pacing: pacing)
         if !captained {
             _ = try game.apply(.claimHost(host), by: .box, now: now)
             _ = game.setConnected(host, true, now: now)

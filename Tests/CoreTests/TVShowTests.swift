@@ -120,6 +120,33 @@ struct TVShowTests {
         #expect(throws: GameError.self) { try captained.player(1, .setSoundOutput(tvPage: nil, boxMuted: false)) }
     }
 
+    @Test("a game that plays itself holds the reveal until its line and the banter are said")
+    func revealHeldForTheVoice() throws {
+        func revealMs(revealText: String, banter: String, pacing: Pacing = Pacing()) throws -> Int64? {
+            var destination = Fixture.secretDestination(1)
+            destination.revealText = revealText
+            destination.banter = [banter]
+            var table = try Table(
+                settings: Fixture.settings {
+                    $0.introMs = 0; $0.autoAdvance = true
+                }, pacing: pacing)
+            try table.start([destination])
+            try table.host(.forceReveal)
+            return table.game.timers.first { $0.purpose == .reveal }?.durationMs
+        }
+        let line = String(repeating: "a", count: 150)
+        let banter = String(repeating: "b", count: 100)
+        // (150 + 100 + 30) characters at 70 ms.
+        #expect(try revealMs(revealText: line, banter: banter) == 19_600)
+        // Short lines: the pace's own 8 s; scaled by --auto-pace, both ways.
+        #expect(try revealMs(revealText: "Here.", banter: "Yes.") == 8_000)
+        #expect(try revealMs(revealText: line, banter: banter, pacing: Pacing().scaled(by: 0.5)) == 9_800)
+        // A session saved before voices were timed keeps its fixed reveal.
+        var old = Pacing()
+        old.voiceMsPerCharacter = nil
+        #expect(try revealMs(revealText: line, banter: banter, pacing: old) == 8_000)
+    }
+
     @Test("the projection carries the bed under way and the host's level, for a TV that switches on mid-game")
     func musicInProjection() throws {
         var table = try Table(settings: settings())

@@ -81,16 +81,21 @@ public struct Pacing: Codable, Sendable, Equatable {
     public var scoreboardMs: Int64
     /// Added to `clueMs` for each character of the clue: reading time that grows with its length.
     public var clueMsPerCharacter: Int64?
+    /// How long the voice takes over a character of what it says at the reveal (its line, then the
+    /// banter): the reveal stays up until both are said, however long `revealMs`. Nil (a session
+    /// saved before it existed) holds the reveal `revealMs`, as it did then.
+    public var voiceMsPerCharacter: Int64?
 
     public init(
         clueMs: Int64 = 20_000, revealMs: Int64 = 8_000, followupResultsMs: Int64 = 6_000, scoreboardMs: Int64 = 8_000,
-        clueMsPerCharacter: Int64? = nil
+        clueMsPerCharacter: Int64? = nil, voiceMsPerCharacter: Int64? = 70
     ) {
         self.clueMs = clueMs
         self.revealMs = revealMs
         self.followupResultsMs = followupResultsMs
         self.scoreboardMs = scoreboardMs
         self.clueMsPerCharacter = clueMsPerCharacter
+        self.voiceMsPerCharacter = voiceMsPerCharacter
     }
 
     /// A living room's game that plays itself (CONTRACT 4.2, docs/protocol.md "Playing without a
@@ -102,12 +107,22 @@ public struct Pacing: Codable, Sendable, Equatable {
     /// How long a clue of `text` stays up.
     public func clueMs(for text: String) -> Int64 { clueMs + (clueMsPerCharacter ?? 0) * Int64(text.count) }
 
+    /// How long the reveal stays up when the voice says `lines` one after the other: `revealMs`, or
+    /// as long as they take and a breath of 30 characters' time after (the gap before the banter
+    /// and a moment to cheer), when that is longer.
+    public func revealMs(saying lines: [String]) -> Int64 {
+        guard let voiceMsPerCharacter else { return revealMs }
+        let characters = lines.reduce(30) { $0 + Int64($1.count) }
+        return max(revealMs, characters * voiceMsPerCharacter)
+    }
+
     /// Every duration times `scale` (`--auto-pace`).
     public func scaled(by scale: Double) -> Pacing {
         func times(_ ms: Int64) -> Int64 { Int64(Double(ms) * scale) }
         return Pacing(
             clueMs: times(clueMs), revealMs: times(revealMs), followupResultsMs: times(followupResultsMs),
-            scoreboardMs: times(scoreboardMs), clueMsPerCharacter: clueMsPerCharacter.map(times))
+            scoreboardMs: times(scoreboardMs), clueMsPerCharacter: clueMsPerCharacter.map(times),
+            voiceMsPerCharacter: voiceMsPerCharacter.map(times))
     }
 }
 

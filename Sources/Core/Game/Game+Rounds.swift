@@ -154,7 +154,8 @@ extension Game {
                     AudioPlay(clipId: AudioClip.banter(round: current.index), kind: .banter, startAtServerMs: now)))
         }
         if settings.autoAdvance {
-            arm(.reveal, durationMs: pacing.revealMs, now: now, into: &out)
+            let said = [destination.revealText] + [banterLine(round: current.index)].compactMap { $0 }
+            arm(.reveal, durationMs: pacing.revealMs(saying: said), now: now, into: &out)
         }
     }
 
