@@ -380,3 +380,40 @@ def test_a_tv_page_held_back_by_the_browser_waits_for_a_tap(devices, box, screen
     tv.wait_for_timeout(500)
     heard = [s["url"] for s in tv.evaluate("() => window.sound.started")]
     assert heard == [u for u in heard if "/v1/sounds/travel" in u], f"what was held back stays unheard: {heard}"
+
+
+# A map on the page with a route from Tokyo to Lima, then Lima to Sydney: the railway's legs and the
+# view, in the map's units (degrees of longitude from the map's left edge).
+PACIFIC_ROUTE_JS = """async () => {
+  const { journeyMap } = await import("/static/js/map.js");
+  const map = journeyMap({ label: "route" });
+  map.el.id = "pacific";
+  document.body.replaceChildren(map.el);
+  map.el.style.setProperty("width", "100vw");
+  map.el.style.setProperty("height", "100vh");
+  map.route([
+    { lat: 35.68, lon: 139.69, name: "Tokyo" },
+    { lat: -12.05, lon: -77.04, name: "Lima" },
+    { lat: -33.87, lon: 151.21, name: "Sydney" },
+  ]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const xs = [...map.el.querySelectorAll(".map-stop")].map((dot) => Number(dot.getAttribute("cx")));
+  const [left, , width] = map.el.getAttribute("viewBox").split(" ").map(Number);
+  return { xs, left, width, copies: map.el.querySelectorAll("use").length };
+}"""
+
+
+def test_a_route_over_the_pacific_goes_the_short_way(devices, box, screens):
+    """Each leg of the railway is the shorter way round the globe, and the view frames all of it: the
+    world is drawn again beside the map, so the stops past its edge stand on land."""
+    tv = devices.open(TV)
+    tv.goto(box.url + "/")
+    route = tv.evaluate(PACIFIC_ROUTE_JS)
+    tokyo, lima, sydney = route["xs"]
+    # Tokyo is at 319.7 on the map, Lima at 103.0: the short way is 143° east, not 217° west.
+    assert abs(lima - tokyo) < 180 and abs(sydney - lima) < 180, route
+    assert lima > tokyo and sydney < lima, route
+    assert route["left"] <= min(route["xs"]) and max(route["xs"]) <= route["left"] + route["width"], route
+    assert route["copies"] == 2
+    expect(tv.locator("#pacific .map-land path").first).to_be_attached()
+    screens.shot(tv, "tv-pacific-route")

@@ -32,6 +32,25 @@ function project(lat, lon) {
   return [lon + 180, TOP - miller(lat)];
 }
 
+/**
+ * Points along a way, each moved by whole turns of the globe so that it is reached from the one before
+ * the short way (Tokyo to Lima across the Pacific, not round the world), then all together so their
+ * middle is on the map; the map draws the world again on either side for what lies past its edges.
+ */
+function shortWays(points) {
+  const out = [];
+  for (const [x, y] of points) {
+    const before = out.at(-1)?.[0];
+    out.push([before === undefined ? x : before + ((((x - before + 180) % WIDTH) + WIDTH) % WIDTH) - 180, y]);
+  }
+  const xs = out.map((p) => p[0]);
+  const turns = Math.floor((Math.min(...xs) + Math.max(...xs)) / 2 / WIDTH) * WIDTH;
+  return out.map(([x, y]) => [x - turns, y]);
+}
+
+/** Tells each map's world apart (its copies on either side refer to it by id). */
+let maps = 0;
+
 /** The countries' outlines, fetched once for the page's lifetime. */
 let countries = null;
 function loadCountries() {
@@ -74,7 +93,8 @@ const ease = (t) => (t < 0.5 ? 4 * t * t * t : 1 - (-2 * t + 2) ** 3 / 2);
 export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {}) {
   const el = node("svg", { class: "map", role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid slice" });
   node("rect", { class: "map-sea", x: -WIDTH, y: -HEIGHT, width: 3 * WIDTH, height: 3 * HEIGHT }, el);
-  const land = node("g", { class: "map-land" }, el);
+  const land = node("g", { class: "map-land", id: `map-land-${++maps}` }, el);
+  for (const turn of [-WIDTH, WIDTH]) node("use", { href: `#${land.id}`, x: turn }, el);
   const routeLayer = node("g", { class: "map-route" }, el);
   const pinLayer = node("g", { class: "map-pins" }, el);
   // The view: a centre and a width in map units; the height follows the element's shape.
@@ -225,7 +245,7 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
           fly(worldView(), animate);
           return;
         }
-        const points = stops.map((s) => project(s.lat, s.lon));
+        const points = shortWays(stops.map((s) => project(s.lat, s.lon)));
         railway(points, animate);
         points.forEach((p, i) => stopDot(p, i === points.length - 1));
         stops.forEach((s, i) => stopLabel(points[i], s.name));
@@ -240,8 +260,9 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
       clear();
       el.dataset.view = "arrive";
       placed(() => {
-        const there = project(stop.lat, stop.lon);
-        const start = from ? project(from.lat, from.lon) : null;
+        const way = shortWays([...(from ? [project(from.lat, from.lon)] : []), project(stop.lat, stop.lon)]);
+        const there = way.at(-1);
+        const start = from ? way[0] : null;
         if (start) {
           railway([start, there], animate);
           stopDot(start, false);
