@@ -215,7 +215,11 @@ public enum PackValidator {
 
         let names = [destination.name] + destination.aliases
         let countries = [destination.country] + (destination.countryAliases ?? [])
-        let countryForms = Set(countries.map { AnswerText.words($0).joined() })
+        // Each text split into words once: the checks below look for many terms in each.
+        let nameTerms = names.map(Term.init)
+        let countryTerms = countries.map(Term.init)
+        let clueWords = destination.clues.map { AnswerText.words($0.text) }
+        let countryForms = Set(countryTerms.map { $0.words.joined() })
         // A city-state (Singapore, Monaco) is its country; anywhere else the country is a wrong answer.
         let isCityState = countryForms.contains(AnswerText.words(destination.name).joined())
         for (a, alias) in destination.aliases.enumerated()
@@ -227,12 +231,13 @@ public enum PackValidator {
         var claimIds: Set<String> = []
         for (c, clue) in destination.clues.enumerated() {
             let clueAt = at.key("clues").index(c)
-            let words = AnswerText.words(clue.text)
-            if let leak = names.first(where: { mentions(words, $0) }) {
-                problem(clueAt.key("text"), "gives the answer away: it names \"\(leak)\"")
+            let words = clueWords[c]
+            if let leak = nameTerms.first(where: { $0.isMentioned(in: words) }) {
+                problem(clueAt.key("text"), "gives the answer away: it names \"\(leak.text)\"")
             }
-            if clue.points == 10, let leak = countries.first(where: { mentions(words, $0) }) {
-                problem(clueAt.key("text"), "the 10-point clue must not name the country, but it names \"\(leak)\"")
+            if clue.points == 10, let leak = countryTerms.first(where: { $0.isMentioned(in: words) }) {
+                problem(
+                    clueAt.key("text"), "the 10-point clue must not name the country, but it names \"\(leak.text)\"")
             }
             let claimed = Set(clue.claims.flatMap { AnswerText.words($0.statement) })
             if let word = words.first(where: { Self.superlatives.contains($0) && !claimed.contains($0) }) {
@@ -240,10 +245,10 @@ public enum PackValidator {
                     clueAt.key("text"),
                     "says \"\(word)\": a superlative needs a claim of this clue that states it (blueprint 10.3)")
             }
-            if clue.points == 10, let continent = Self.continents.first(where: { mentions(words, $0) }) {
+            if clue.points == 10, let continent = Self.continentTerms.first(where: { $0.isMentioned(in: words) }) {
                 problem(
                     clueAt.key("text"),
-                    "the 10-point clue must not name the continent, but it says \"\(continent)\"")
+                    "the 10-point clue must not name the continent, but it says \"\(continent.text)\"")
             }
             for (k, claim) in clue.claims.enumerated() {
                 let claimAt = clueAt.key("claims").index(k)
@@ -258,35 +263,39 @@ public enum PackValidator {
             }
         }
 
+        let revealWords = AnswerText.words(destination.revealText)
         for (f, followup) in destination.followups.enumerated() {
             let followupAt = at.key("followups").index(f)
             let answers = [followup.answer] + (followup.accepted ?? [])
-            for answer in answers where AnswerText.normalized(answer).isEmpty {
-                problem(followupAt.key("answer"), "\"\(answer)\" has no letters or digits")
+            let answerTerms = answers.map(Term.init)
+            for answer in answerTerms where answer.words.isEmpty {
+                problem(followupAt.key("answer"), "\"\(answer.text)\" has no letters or digits")
             }
             for (c, clue) in destination.clues.enumerated() {
-                let words = AnswerText.words(clue.text)
-                if let leak = answers.first(where: { mentions(words, $0) }) {
+                if let leak = answerTerms.first(where: { $0.isMentioned(in: clueWords[c]) }) {
                     problem(
-                        followupAt.key("answer"), "\"\(leak)\" already appears in clues[\(c)] (\(clue.points) points)")
+                        followupAt.key("answer"),
+                        "\"\(leak.text)\" already appears in clues[\(c)] (\(clue.points) points)")
                 }
             }
-            if let leak = answers.first(where: { mentions(AnswerText.words(followup.question), $0) }) {
-                problem(followupAt.key("question"), "contains its own answer \"\(leak)\"")
+            let questionWords = AnswerText.words(followup.question)
+            if let leak = answerTerms.first(where: { $0.isMentioned(in: questionWords) }) {
+                problem(followupAt.key("question"), "contains its own answer \"\(leak.text)\"")
             }
             // The reveal is read out just before the followups.
-            if let leak = answers.first(where: { mentions(AnswerText.words(destination.revealText), $0) }) {
-                problem(followupAt.key("answer"), "\"\(leak)\" is already said by the revealText")
+            if let leak = answerTerms.first(where: { $0.isMentioned(in: revealWords) }) {
+                problem(followupAt.key("answer"), "\"\(leak.text)\" is already said by the revealText")
             }
             // An answer shown to players (the answer, an option) that is built on the destination's name
             // (Zeebrugge for Brugge) is guessed from the name.
             for answer in [followup.answer] + (followup.options ?? []) {
                 let joined = AnswerText.words(answer).joined()
-                if let name = names.first(where: {
-                    let form = AnswerText.words($0).joined()
+                if let name = nameTerms.first(where: {
+                    let form = $0.words.joined()
                     return form.count >= 4 && joined.contains(form)
                 }) {
-                    problem(followupAt.key("answer"), "\"\(answer)\" contains the destination's name \"\(name)\"")
+                    problem(
+                        followupAt.key("answer"), "\"\(answer)\" contains the destination's name \"\(name.text)\"")
                 }
             }
             if let options = followup.options {
@@ -331,16 +340,30 @@ public enum PackValidator {
     /// one-word term of four or more letters, a word that starts with it and adds at most three letters
     /// (Swedish genitive "Göteborgs", inflections such as "Romas").
     public static func mentions(_ words: [String], _ term: String) -> Bool {
-        let needle = AnswerText.words(term)
-        guard !needle.isEmpty, words.count >= needle.count else { return false }
-        if needle.count == 1, let only = needle.first, only.count >= 4 {
-            return words.contains { $0.hasPrefix(only) && $0.count - only.count <= 3 }
-        }
-        for start in 0...(words.count - needle.count) where Array(words[start..<start + needle.count]) == needle {
-            return true
-        }
-        return false
+        Term(term).isMentioned(in: words)
     }
+
+    /// A term looked for in texts, split into words once.
+    struct Term {
+        let text: String
+        let words: [String]
+
+        init(_ text: String) {
+            self.text = text
+            words = AnswerText.words(text)
+        }
+
+        /// `PackValidator.mentions`.
+        func isMentioned(in text: [String]) -> Bool {
+            guard !words.isEmpty, text.count >= words.count else { return false }
+            if words.count == 1, let only = words.first, only.count >= 4 {
+                return text.contains { $0.hasPrefix(only) && $0.count - only.count <= 3 }
+            }
+            return (0...(text.count - words.count)).contains { text[$0..<$0 + words.count].elementsEqual(words) }
+        }
+    }
+
+    static let continentTerms = continents.map(Term.init)
 
     private static func isSlug(_ text: String) -> Bool {
         !text.isEmpty
