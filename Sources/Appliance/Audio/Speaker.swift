@@ -37,9 +37,6 @@ final class Speaker: @unchecked Sendable {
 
     private var inbox: [Arrival] = []
     private var holder: String?
-    /// The session whose game started last (its intro): it holds the speaker, but lends it while
-    /// its box is muted (`setMuted`).
-    private var lastStarted: String?
     private var running = true
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -126,25 +123,10 @@ final class Speaker: @unchecked Sendable {
         }
     }
 
-    /// `session`'s box muted (a TV page plays its sound) or not. Muted, it lets go of the speaker, so
-    /// another session's game may play on it (what `session` had playing its room stops first).
-    /// Unmuted, the session whose game started last takes it back.
-    func setMuted(_ muted: Bool, session: String) {
-        lock.withLock {
-            if muted {
-                if holder == session { holder = nil }
-            } else if lastStarted == session, holder != session {
-                if holder != nil { inbox.append(.makeWay) }
-                holder = session
-            }
-        }
-    }
-
     /// Whether `session` holds the speaker; an intro (a game starting) takes it over, and any
     /// session may take a speaker nobody holds.
     private func takes(_ session: String, claiming: Bool) -> Bool {
         lock.withLock {
-            if claiming { lastStarted = session }
             if claiming || holder == nil {
                 if let holder, holder != session { inbox.append(.makeWay) }
                 holder = session

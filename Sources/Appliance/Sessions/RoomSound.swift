@@ -62,7 +62,7 @@ struct RoomSound {
 
     /// Brings the box's speaker in line with `game.boxSilenced` after any change (a mute, the TV page
     /// switched on or off, the TV coming or going): gone silent, what it plays for this session
-    /// stops and the speaker is lent to other sessions; back, the music bed under way comes back.
+    /// stops; back, the music bed under way comes back.
     mutating func route(_ game: Game, now: Int64) {
         guard game.boxSilenced != silenced else { return }
         silenced = game.boxSilenced
@@ -74,11 +74,7 @@ struct RoomSound {
             speaker.play(
                 .musicStop(MusicStop(fadeOutMs: 300)), session: sessionId, packId: packId, clip: nil,
                 clockOffset: clockOffset)
-            speaker.setMuted(true, session: sessionId)
-            return
-        }
-        speaker.setMuted(false, session: sessionId)
-        if let track = game.musicTrack, game.pausedSince == nil {
+        } else if let track = game.musicTrack, game.pausedSince == nil {
             // A bed still to come (the finale's, after the fanfare) keeps its time.
             let startAt = max(now, game.musicStartsAt ?? now)
             let bed = MusicSet(trackId: track, mode: "loop", startAtServerMs: startAt, gainDb: game.musicGainDb)
