@@ -83,7 +83,8 @@ public struct Pacing: Codable, Sendable, Equatable {
     public var clueMsPerCharacter: Int64?
     /// How long the voice takes over a character of what it says at the reveal (its line, then the
     /// banter): the reveal stays up until both are said, however long `revealMs`. Nil (a session
-    /// saved before it existed) holds the reveal `revealMs`, as it did then.
+    /// saved before it existed) holds the reveal `revealMs`, as it did then. `--auto-pace` scales
+    /// it with the rest, for tests and demonstrations that run faster than anyone speaks.
     public var voiceMsPerCharacter: Int64?
 
     public init(
