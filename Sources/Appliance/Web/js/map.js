@@ -34,17 +34,19 @@ function project(lat, lon) {
 
 /**
  * Points along a way, each moved by whole turns of the globe so that it is reached from the one before
- * the short way (Tokyo to Lima across the Pacific, not round the world), then all together so their
- * middle is on the map; the map draws the world again on either side for what lies past its edges.
+ * the short way (Tokyo to Lima across the Pacific, not round the world), then all together so that
+ * their middle (or the point `anchor`, where the view goes) is on the map; the map draws the world
+ * again on either side for what lies past its edges.
  */
-function shortWays(points) {
+function shortWays(points, anchor = null) {
   const out = [];
   for (const [x, y] of points) {
     const before = out.at(-1)?.[0];
     out.push([before === undefined ? x : before + ((((x - before + 180) % WIDTH) + WIDTH) % WIDTH) - 180, y]);
   }
   const xs = out.map((p) => p[0]);
-  const turns = Math.floor((Math.min(...xs) + Math.max(...xs)) / 2 / WIDTH) * WIDTH;
+  const middle = anchor === null ? (Math.min(...xs) + Math.max(...xs)) / 2 : xs[anchor];
+  const turns = Math.floor(middle / WIDTH) * WIDTH;
   return out.map(([x, y]) => [x - turns, y]);
 }
 
@@ -129,7 +131,8 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
   function framing([x0, y0, x1, y1], minWidth) {
     const a = aspect();
     let w = Math.max(minWidth, (x1 - x0) * 1.5, ((y1 - y0) * 1.6) / a);
-    w = Math.min(w, WIDTH * 1.2);
+    // Never wider than the world and a margin, unless the route itself is.
+    w = Math.min(w, Math.max(WIDTH * 1.2, (x1 - x0) * 1.1));
     return { x: (x0 + x1) / 2, y: (y0 + y1) / 2, w };
   }
 
@@ -260,7 +263,9 @@ export function journeyMap({ label = "", scale = window.innerHeight / 1080 } = {
       clear();
       el.dataset.view = "arrive";
       placed(() => {
-        const way = shortWays([...(from ? [project(from.lat, from.lon)] : []), project(stop.lat, stop.lon)]);
+        const stops = [...(from ? [project(from.lat, from.lon)] : []), project(stop.lat, stop.lon)];
+        // The destination on the map itself: the flight from the whole map goes the short way to it.
+        const way = shortWays(stops, stops.length - 1);
         const there = way.at(-1);
         const start = from ? way[0] : null;
         if (start) {
