@@ -39,8 +39,10 @@ struct CrashRecoveryTests {
         #expect(anna.you?.hasLockedAnswer == true)
 
         // The game goes on: the reveal scores the answers locked before the crash.
+        // The TV is back too before the reveal, or it would only see the revealed state.
+        try await table.tv!.expectSnapshot(timeout: .seconds(30)) { $0.phase == .clueLevel }
         table.host.send(.hostForceReveal)
-        let results = try await table.tv!.expect("DESTINATION_RESULTS")
+        let results = try await table.tv!.expect("DESTINATION_RESULTS", timeout: .seconds(30))
         let rows = results.payloadObject["results"] as? [[String: Any]] ?? []
         #expect(rows.map { $0["pointsAwarded"] as? Int } == [10, 0])
 

@@ -132,8 +132,6 @@ struct BotsLiveTests {
         for link in quality.players {
             let rtt = try #require(link.rttMs)
             #expect(rtt >= 2 * 40 - 20, "\(link)")
-            // Measured during the suite's busiest seconds: bounded by what the box still takes as an echo.
-            #expect(rtt < 2000, "\(link)")
             #expect(link.clockOk, "\(link)")
             #expect(link.jitterMs != nil)
         }
