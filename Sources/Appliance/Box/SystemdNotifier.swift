@@ -19,6 +19,9 @@ struct SystemdNotifier: Sendable {
     }
 
     /// Sends `state` ("READY=1", "WATCHDOG=1", "STOPPING=1"); false if there is no socket or it failed.
+    /// Never waits: it runs on an event loop, and a listener whose queue is full (one that stopped
+    /// reading) loses this message rather than holding up the box; the next ping comes in half a
+    /// period.
     @discardableResult
     func notify(_ state: String) -> Bool {
         guard let socketPath else { return false }
@@ -38,7 +41,9 @@ struct SystemdNotifier: Sendable {
         let sent = Array(state.utf8).withUnsafeBytes { message in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(descriptor, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), $0, length)
+                    sendto(
+                        descriptor, message.baseAddress, message.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0,
+                        length)
                 }
             }
         }
