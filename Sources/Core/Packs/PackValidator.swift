@@ -221,12 +221,12 @@ public enum PackValidator {
         let clueWords = destination.clues.map { AnswerText.words($0.text) }
         let countryForms = Set(countryTerms.map { $0.words.joined() })
         // A city-state (Singapore, Monaco) is its country; anywhere else the country is a wrong answer.
-        let isCityState = countryForms.contains(AnswerText.words(destination.name).joined())
-        for (a, alias) in destination.aliases.enumerated()
-        where !isCityState && countryForms.contains(AnswerText.words(alias).joined()) {
+        let isCityState = countryForms.contains(nameTerms[0].words.joined())
+        for (a, alias) in nameTerms.dropFirst().enumerated()
+        where !isCityState && countryForms.contains(alias.words.joined()) {
             problem(
                 at.key("aliases").index(a),
-                "\"\(alias)\" is the country: a player who names the country would score")
+                "\"\(alias.text)\" is the country: a player who names the country would score")
         }
         var claimIds: Set<String> = []
         for (c, clue) in destination.clues.enumerated() {
