@@ -13,21 +13,29 @@ struct SystemdNotifier: Sendable {
     /// How often systemd wants to hear that the box is alive (`WATCHDOG_USEC`), if it watches.
     let watchdogPeriod: Duration?
 
+    /// How long READY=1 and STOPPING=1 wait for room in a full queue.
+    static let stateWaitSeconds = 5
+
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         watchdogPeriod = environment["WATCHDOG_USEC"].flatMap(Int64.init).flatMap { $0 > 0 ? .microseconds($0) : nil }
     }
 
     /// Sends `state` ("READY=1", "WATCHDOG=1", "STOPPING=1"); false if there is no socket or it failed.
-    /// Never waits: it runs on an event loop, and a listener whose queue is full (one that stopped
-    /// reading) loses this message rather than holding up the box; the next ping comes in half a
-    /// period.
+    /// A listener whose queue is full (one that stopped reading) never holds up the box: a watchdog
+    /// ping, sent from an event loop, is lost at once (the next comes in half a period); the states
+    /// that are sent once wait at most `stateWaitSeconds` for room.
     @discardableResult
     func notify(_ state: String) -> Bool {
         guard let socketPath else { return false }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        let ping = state == "WATCHDOG=1"
+        if !ping {
+            var wait = timeval(tv_sec: Self.stateWaitSeconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var path = Array(socketPath.utf8)
@@ -42,7 +50,8 @@ struct SystemdNotifier: Sendable {
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     sendto(
-                        descriptor, message.baseAddress, message.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0,
+                        descriptor, message.baseAddress, message.count,
+                        Int32(MSG_NOSIGNAL) | (ping ? Int32(MSG_DONTWAIT) : 0), $0,
                         length)
                 }
             }
