@@ -417,3 +417,64 @@ def test_a_route_over_the_pacific_goes_the_short_way(devices, box, screens):
     assert route["copies"] == 2
     expect(tv.locator("#pacific .map-land path").first).to_be_attached()
     screens.shot(tv, "tv-pacific-route")
+
+
+# Every shipped destination against the countries the page draws: on land, or within the given
+# distance of it (map units, about a tenth of a degree: a few pixels of the close-up, under the pin).
+ON_LAND_JS = """async ({ places, near }) => {
+  const { journeyMap } = await import("/static/js/map.js");
+  const map = journeyMap({ label: "places" });
+  document.body.replaceChildren(map.el);
+  map.el.style.setProperty("width", "100vw");
+  map.el.style.setProperty("height", "100vh");
+  while (!map.el.querySelector(".map-land path")) await new Promise((resolve) => setTimeout(resolve, 50));
+  const land = [...map.el.querySelectorAll(".map-land path")];
+  for (const path of land) {
+    path.style.setProperty("vector-effect", "none");
+    path.style.setProperty("stroke-width", `${2 * near}px`);
+  }
+  const off = [];
+  for (const place of places) {
+    map.route([place]);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const dot = map.el.querySelector(".map-stop");
+    const x = ((Number(dot.getAttribute("cx")) % 360) + 360) % 360;
+    const at = new DOMPoint(x, Number(dot.getAttribute("cy")));
+    if (!land.some((path) => path.isPointInFill(at) || path.isPointInStroke(at))) off.push(place.name);
+  }
+  return { off, countries: land.length };
+}"""
+
+
+# A destination's close-up, as the reveal lands on it.
+CLOSE_UP_JS = """async ({ name, lat, lon }) => {
+  const { journeyMap } = await import("/static/js/map.js");
+  const map = journeyMap({ label: name });
+  document.body.replaceChildren(map.el);
+  map.el.style.setProperty("width", "100vw");
+  map.el.style.setProperty("height", "100vh");
+  map.arrive({ name, lat, lon });
+  while (map.el.dataset.arrived !== "true" || !map.el.querySelector(".map-land path")) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}"""
+
+
+def test_every_shipped_destination_stands_on_land(devices, box, screens):
+    """The map is detailed enough for the packs: islands (Gotland, Santorini, the Galápagos) are drawn,
+    and coastal cities (Palermo, Kalmar, Istanbul) are on their coast, not in the sea beside it."""
+    places = []
+    for pack in sorted((ROOT / "packs").glob("*/pack.json")):
+        for destination in json.loads(pack.read_text(encoding="utf-8"))["destinations"]:
+            name = f"{pack.parent.name}/{destination['id']}"
+            places.append({"lat": destination["lat"], "lon": destination["lon"], "name": name})
+    assert len(places) >= 144
+    tv = devices.open(TV)
+    tv.goto(box.url + "/")
+    found = tv.evaluate(ON_LAND_JS, {"places": places, "near": 0.1})
+    assert found["countries"] > 200, found
+    assert found["off"] == [], f"pins in the sea: {found['off']}"
+    # The close-ups a player sees at the reveal of an island.
+    for name, lat, lon in (("Visby", 57.64, 18.29), ("Galapagos", -0.74, -90.31), ("Valletta", 35.9, 14.51)):
+        tv.evaluate(CLOSE_UP_JS, {"name": name, "lat": lat, "lon": lon})
+        screens.shot(tv, f"tv-close-up-{name.lower()}")
