@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Appliance
+
 /// The box as a `Type=notify` service: READY=1 once it serves, WATCHDOG=1 every half period while
 /// its event loops answer, STOPPING=1 as it stops, on the socket systemd names in NOTIFY_SOCKET.
 @Suite("systemd notify", .timeLimit(.minutes(5)))
@@ -20,6 +22,30 @@ struct SystemdNotifyTests {
         async let last = offTheTestThreads { try listener.receive(count: 1, within: 30, skipping: "WATCHDOG=1") }
         await box.stop()
         #expect(try await last == ["STOPPING=1"])
+    }
+
+    @Test("a listener that stops reading holds up neither the box nor its stop")
+    func listenerThatNeverReads() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
+        let listener = try Datagrams(path: path)
+        defer { listener.close() }
+        // A ping every 10 ms: the queue (a few datagrams) is full within a moment and stays full.
+        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "20000"])
+        try await box.start()
+        defer { box.terminate() }
+        let full = try await poll(for: .seconds(10)) { listener.isFull() ? true : nil }
+        #expect(full == true, "the listener's queue never filled")
+        // Every ping is refused now, and the box goes on answering.
+        for _ in 0..<5 {
+            #expect(try await HTTP(base: box.baseURL).get("/healthz").status == 200)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(listener.isFull())
+        // STOPPING=1 waits its few seconds for room, then the box stops on its own, cleanly.
+        box.terminate()
+        let limit = Duration.seconds(SystemdNotifier.stateWaitSeconds + 20)
+        let status = try await poll(for: limit, every: .milliseconds(100)) { box.exitStatus }
+        #expect(status == 0, "the box did not stop within \(limit) with its notify socket full")
     }
 
     /// A Unix datagram socket bound to `path`, as systemd's notify socket is.
@@ -57,6 +83,24 @@ struct SystemdNotifyTests {
                 if message != skipping { messages.append(message) }
             }
             return messages
+        }
+
+        /// Whether the queue is full: a datagram that may not wait for room is refused. (One that is
+        /// taken instead joins the queue, as the box's next ping would.)
+        func isFull() -> Bool {
+            let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { _ = Glibc.close(sender) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+            }
+            let sent = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(sender, "probe", 5, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            return sent < 0 && errno == EAGAIN
         }
 
         func close() {
