@@ -427,7 +427,10 @@ ON_LAND_JS = """async ({ places, near }) => {
   document.body.replaceChildren(map.el);
   map.el.style.setProperty("width", "100vw");
   map.el.style.setProperty("height", "100vh");
-  while (!map.el.querySelector(".map-land path")) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; !map.el.querySelector(".map-land path"); waited += 50) {
+    if (waited > 10000) throw new Error("the map's countries did not load");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const land = [...map.el.querySelectorAll(".map-land path")];
   for (const path of land) {
     path.style.setProperty("vector-effect", "none");
@@ -454,7 +457,8 @@ CLOSE_UP_JS = """async ({ name, lat, lon }) => {
   map.el.style.setProperty("width", "100vw");
   map.el.style.setProperty("height", "100vh");
   map.arrive({ name, lat, lon });
-  while (map.el.dataset.arrived !== "true" || !map.el.querySelector(".map-land path")) {
+  for (let waited = 0; map.el.dataset.arrived !== "true" || !map.el.querySelector(".map-land path"); waited += 50) {
+    if (waited > 10000) throw new Error(`the close-up of ${name} did not land`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }"""
@@ -462,7 +466,7 @@ CLOSE_UP_JS = """async ({ name, lat, lon }) => {
 
 def test_every_shipped_destination_stands_on_land(devices, box, screens):
     """The map is detailed enough for the packs: islands (Gotland, Santorini, the Galápagos) are drawn,
-    and coastal cities (Palermo, Kalmar, Istanbul) are on their coast, not in the sea beside it."""
+    and coastal cities (Kalmar, Odense, Skagen) are on their coast, not in the sea beside it."""
     places = []
     for pack in sorted((ROOT / "packs").glob("*/pack.json")):
         for destination in json.loads(pack.read_text(encoding="utf-8"))["destinations"]:
