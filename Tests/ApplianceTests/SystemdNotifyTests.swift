@@ -18,7 +18,7 @@ struct SystemdNotifyTests {
         #expect(first.first == "READY=1", "\(first)")
         #expect(first.dropFirst().allSatisfy { $0 == "WATCHDOG=1" } && first.count == 4, "\(first)")
         // Read while the box stops, as systemd does: a queue left full would lose STOPPING=1 (the box
-        // never waits on it).
+        // waits only a few seconds for room).
         async let last = offTheTestThreads { try listener.receive(count: 1, within: 30, skipping: "WATCHDOG=1") }
         await box.stop()
         #expect(try await last == ["STOPPING=1"])
@@ -29,23 +29,33 @@ struct SystemdNotifyTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
         let listener = try Datagrams(path: path)
         defer { listener.close() }
-        // A ping every 10 ms: the queue (a few datagrams) is full within a moment and stays full.
-        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "20000"])
+        // A ping every 2 ms: the box's own pings fill the queue (10 datagrams by default, 512 on a
+        // systemd host) within a moment; the probe, every 100 ms, adds little of its own.
+        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000"])
         try await box.start()
         defer { box.terminate() }
-        let full = try await poll(for: .seconds(10)) { listener.isFull() ? true : nil }
+        let full = try await poll(for: .seconds(20), every: .milliseconds(100)) { try listener.isFull() ? true : nil }
         #expect(full == true, "the listener's queue never filled")
         // Every ping is refused now, and the box goes on answering.
         for _ in 0..<5 {
             #expect(try await HTTP(base: box.baseURL).get("/healthz").status == 200)
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(listener.isFull())
+        #expect(try listener.isFull())
         // STOPPING=1 waits its few seconds for room, then the box stops on its own, cleanly.
+        let stopping = ContinuousClock.now
         box.terminate()
-        let limit = Duration.seconds(SystemdNotifier.stateWaitSeconds + 20)
-        let status = try await poll(for: limit, every: .milliseconds(100)) { box.exitStatus }
-        #expect(status == 0, "the box did not stop within \(limit) with its notify socket full")
+        let wait = Duration.seconds(SystemdNotifier.stateWaitSeconds)
+        let status = try await poll(for: wait + .seconds(20), every: .milliseconds(50)) { box.exitStatus }
+        let took = ContinuousClock.now - stopping
+        #expect(status == 0, "the box did not stop within \(wait + .seconds(20)) with its notify socket full")
+        #expect(took >= wait - .milliseconds(500), "STOPPING=1 gave up at once (\(took)) instead of waiting")
+        // What filled the queue (besides a probe or two): READY=1, then the box's pings; STOPPING=1
+        // found no room.
+        let queued = listener.drain().filter { $0 != Datagrams.probe }
+        #expect(queued.first == "READY=1", "\(queued)")
+        #expect(queued.dropFirst().contains("WATCHDOG=1"), "\(queued)")
+        #expect(!queued.contains("STOPPING=1"), "\(queued)")
     }
 
     /// A Unix datagram socket bound to `path`, as systemd's notify socket is.
@@ -85,10 +95,14 @@ struct SystemdNotifyTests {
             return messages
         }
 
+        /// What `isFull()` sends.
+        static let probe = "probe"
+
         /// Whether the queue is full: a datagram that may not wait for room is refused. (One that is
         /// taken instead joins the queue, as the box's next ping would.)
-        func isFull() -> Bool {
+        func isFull() throws -> Bool {
             let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            guard sender >= 0 else { throw HarnessError.unexpected("no socket to probe \(path) with") }
             defer { _ = Glibc.close(sender) }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
@@ -97,10 +111,23 @@ struct SystemdNotifyTests {
             }
             let sent = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(sender, "probe", 5, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    sendto(
+                        sender, Self.probe, Self.probe.utf8.count, Int32(MSG_DONTWAIT), $0,
+                        socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
             return sent < 0 && errno == EAGAIN
+        }
+
+        /// Every message in the queue now, without waiting for more.
+        func drain() -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while true {
+                let received = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                guard received > 0 else { return messages }
+                messages.append(String(decoding: buffer[0..<received], as: UTF8.self))
+            }
         }
 
         func close() {

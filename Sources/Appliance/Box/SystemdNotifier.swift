@@ -23,7 +23,7 @@ struct SystemdNotifier: Sendable {
 
     /// Sends `state` ("READY=1", "WATCHDOG=1", "STOPPING=1"); false if there is no socket or it failed.
     /// A listener whose queue is full (one that stopped reading) never holds up the box: a watchdog
-    /// ping, sent from an event loop, is lost at once (the next comes in half a period); the states
+    /// ping, sent from the watchdog's task, is lost at once (the next comes in half a period); the states
     /// that are sent once wait at most `stateWaitSeconds` for room.
     @discardableResult
     func notify(_ state: String) -> Bool {
