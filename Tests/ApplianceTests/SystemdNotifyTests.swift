@@ -66,17 +66,23 @@ struct SystemdNotifyTests {
         init(path: String) throws {
             self.path = path
             descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-            }
+            var address = Self.address(of: path)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
             guard descriptor >= 0, bound == 0 else { throw HarnessError.unexpected("cannot bind \(path)") }
+        }
+
+        /// The socket address of `path`.
+        static func address(of path: String) -> sockaddr_un {
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+            }
+            return address
         }
 
         /// The next `count` messages (less `skipping` ones), waiting at most `within` seconds in all.
@@ -104,11 +110,7 @@ struct SystemdNotifyTests {
             let sender = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             guard sender >= 0 else { throw HarnessError.unexpected("no socket to probe \(path) with") }
             defer { _ = Glibc.close(sender) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-            }
+            var address = Self.address(of: path)
             let sent = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     sendto(
