@@ -9,10 +9,9 @@ import Testing
 struct SystemdNotifyTests {
     @Test("ready, then watchdog pings, then stopping")
     func readyWatchdogStopping() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
-        let listener = try Datagrams(path: path)
+        let listener = try Datagrams()
         defer { listener.close() }
-        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "600000"])
+        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "600000"])
         try await box.start()
         let first = try await offTheTestThreads { try listener.receive(count: 4, within: 5) }
         #expect(first.first == "READY=1", "\(first)")
@@ -26,12 +25,11 @@ struct SystemdNotifyTests {
 
     @Test("a listener that stops reading holds up neither the box nor its stop")
     func listenerThatNeverReads() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
-        let listener = try Datagrams(path: path)
+        let listener = try Datagrams()
         defer { listener.close() }
         // A ping every 2 ms: the box's own pings fill the queue (10 datagrams by default, 512 on a
         // systemd host) within a moment; the probe, every 100 ms, adds little of its own.
-        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000"])
+        let box = try BoxProcess(environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "4000"])
         try await box.start()
         defer { box.terminate() }
         let full = try await poll(for: .seconds(20), every: .milliseconds(100)) { try listener.isFull() ? true : nil }
@@ -63,8 +61,9 @@ struct SystemdNotifyTests {
         let descriptor: Int32
         let path: String
 
-        init(path: String) throws {
-            self.path = path
+        /// Bound to a new path in the temporary folder.
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("tripto-notify-\(UUID()).sock").path
             descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             var address = Self.address(of: path)
             let bound = withUnsafePointer(to: &address) {

@@ -382,15 +382,19 @@ def test_a_tv_page_held_back_by_the_browser_waits_for_a_tap(devices, box, screen
     assert heard == [u for u in heard if "/v1/sounds/travel" in u], f"what was held back stays unheard: {heard}"
 
 
-# A map on the page with a route from Tokyo to Lima, then Lima to Sydney: the railway's legs and the
-# view, in the map's units (degrees of longitude from the map's left edge).
-PACIFIC_ROUTE_JS = """async () => {
+# The start of a test's script: a map alone on the page, filling it.
+MAP_ON_PAGE = """
   const { journeyMap } = await import("/static/js/map.js");
-  const map = journeyMap({ label: "route" });
-  map.el.id = "pacific";
+  const map = journeyMap({ label: "map" });
   document.body.replaceChildren(map.el);
   map.el.style.setProperty("width", "100vw");
-  map.el.style.setProperty("height", "100vh");
+  map.el.style.setProperty("height", "100vh");"""
+
+
+# A map on the page with a route from Tokyo to Lima, then Lima to Sydney: the railway's legs and the
+# view, in the map's units (degrees of longitude from the map's left edge).
+PACIFIC_ROUTE_JS = """async () => {""" + MAP_ON_PAGE + """
+  map.el.id = "pacific";
   map.route([
     { lat: 35.68, lon: 139.69, name: "Tokyo" },
     { lat: -12.05, lon: -77.04, name: "Lima" },
@@ -421,12 +425,7 @@ def test_a_route_over_the_pacific_goes_the_short_way(devices, box, screens):
 
 # Every shipped destination against the countries the page draws: on land, or within the given
 # distance of it (map units, about a tenth of a degree: a few pixels of the close-up, under the pin).
-ON_LAND_JS = """async ({ places, near }) => {
-  const { journeyMap } = await import("/static/js/map.js");
-  const map = journeyMap({ label: "places" });
-  document.body.replaceChildren(map.el);
-  map.el.style.setProperty("width", "100vw");
-  map.el.style.setProperty("height", "100vh");
+ON_LAND_JS = """async ({ places, near }) => {""" + MAP_ON_PAGE + """
   for (let waited = 0; !map.el.querySelector(".map-land path"); waited += 50) {
     if (waited > 10000) throw new Error("the map's countries did not load");
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -450,12 +449,7 @@ ON_LAND_JS = """async ({ places, near }) => {
 
 
 # A destination's close-up, as the reveal lands on it.
-CLOSE_UP_JS = """async ({ name, lat, lon }) => {
-  const { journeyMap } = await import("/static/js/map.js");
-  const map = journeyMap({ label: name });
-  document.body.replaceChildren(map.el);
-  map.el.style.setProperty("width", "100vw");
-  map.el.style.setProperty("height", "100vh");
+CLOSE_UP_JS = """async ({ name, lat, lon }) => {""" + MAP_ON_PAGE + """
   map.arrive({ name, lat, lon });
   for (let waited = 0; map.el.dataset.arrived !== "true" || !map.el.querySelector(".map-land path"); waited += 50) {
     if (waited > 10000) throw new Error(`the close-up of ${name} did not land`);
