@@ -55,4 +55,26 @@ struct RoomInboxTests {
         }
         table.closeAll()
     }
+
+    @Test("commands pipelined behind the HELLO, with the close right after them, are run before the leaving")
+    func lastWordBeforeAdmission() async throws {
+        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
+        table.host.send(.hostStartGame)
+        try await table.allSee(.clueLevel, level: 10)
+        table.host.close()
+        _ = try await table.host.closeCode()
+        let tv = try #require(table.tv)
+        let frames = [ClientMessage.hello(.init(role: .host, authToken: table.hostToken)), .hostPause]
+            .flatMap { RawWebSocket.text(String(decoding: $0.encoded(), as: UTF8.self)) }
+        let port = box.port
+        // One write: the box reads the close while it is still admitting the socket.
+        let closed = try await offTheTestThreads {
+            let socket = try RawWebSocket.open(port: port)
+            socket.write(frames + RawWebSocket.close(1000))
+            return try socket.readClose()
+        }
+        #expect(closed.code == 1000)
+        try await tv.expectSnapshot { $0.paused }
+        table.closeAll()
+    }
 }

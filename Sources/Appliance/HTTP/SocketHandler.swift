@@ -25,8 +25,8 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private enum Stage {
         /// The upgrade carried no token: the first message must be a HELLO with one.
         case awaitingHello
-        /// Being authenticated and attached; what arrives meanwhile waits here.
-        case admitting(waiting: [WebSocketFrame])
+        /// Being authenticated and attached; what arrives meanwhile waits in `waiting`.
+        case admitting
         case open(MessageReader, RoomInbox)
         /// Refused, or closing: messages are not read any more.
         case done
@@ -36,6 +36,10 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let token: String?
     private let takesPatches: Bool
     private var stage: Stage = .awaitingHello
+    /// The messages read while the client is being admitted (nil for a binary one). The room takes
+    /// them once it has attached the client, even if the socket has closed meanwhile: a client may
+    /// send its last commands and its close right behind the HELLO.
+    private var waiting: [String?] = []
     private var context: ChannelHandlerContext?
     /// NIO's frame encoder's context: the room's messages, framed already, are written from there.
     private var frames: ChannelHandlerContext?
@@ -145,29 +149,34 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return refuse()
             }
             admit(token: hello.authToken)
-        case .admitting(var waiting):
+        case .admitting:
             // Admission takes a few milliseconds; no more than the messages a client may send at
             // once (`MessageBudget`'s burst) wait for it, and the rest are dropped.
             guard waiting.count < Self.waitingLimit else { return }
-            waiting.append(frame)
-            stage = .admitting(waiting: waiting)
-        case .open(var reader, let inbox):
-            let now = ServerClock.now()
-            let message = reader.check(text, now: now)
-            // Its reply can drop a client that does not read, which ends the socket right here.
-            guard case .open = stage else { return }
-            stage = .open(reader, inbox)
-            if let message { inbox.post(.message(message, now: now)) }
+            waiting.append(text)
+        case .open:
+            deliver(text)
         case .done:
             break
         }
+    }
+
+    /// Hands a message to the room once the socket is open.
+    private func deliver(_ text: String?) {
+        guard case .open(var reader, let inbox) = stage else { return }
+        let now = ServerClock.now()
+        let message = reader.check(text, now: now)
+        // Its reply can drop a client that does not read, which ends the socket right here.
+        guard case .open = stage else { return }
+        stage = .open(reader, inbox)
+        if let message { inbox.post(.message(message, now: now)) }
     }
 
     // MARK: Admission
 
     private func admit(token: String) {
         guard let context else { return }
-        stage = .admitting(waiting: [])
+        stage = .admitting
         let channel = context.channel
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let socket = Connection.Socket(
@@ -184,11 +193,19 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func admitted(_ admission: SocketController.Admission) {
-        guard case .admitting(let waiting) = stage, context != nil else {
-            // The socket went meanwhile.
+        let waiting = self.waiting
+        self.waiting = []
+        guard case .admitting = stage, context != nil else {
+            // The socket went meanwhile: what it sent before it went is run, then it leaves.
             if case .attached(let connection, let room) = admission {
+                let inbox = RoomInbox(room: room, connectionId: connection.id)
+                var reader = MessageReader(connection: connection, sessionId: room.id)
+                for text in waiting {
+                    let now = ServerClock.now()
+                    if let message = reader.check(text, now: now) { inbox.post(.message(message, now: now)) }
+                }
                 connection.ended()
-                RoomInbox(room: room, connectionId: connection.id).post(.detach(now: ServerClock.now()))
+                inbox.post(.detach(now: ServerClock.now()))
             }
             return
         }
@@ -197,7 +214,7 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             let inbox = RoomInbox(room: room, connectionId: connection.id)
             attached = (connection, inbox)
             stage = .open(MessageReader(connection: connection, sessionId: room.id), inbox)
-            for frame in waiting { read(frame) }
+            for text in waiting { deliver(text) }
         case .ended(let sessionEnded):
             settleThenClose(with: sessionEnded, .sessionEnded)
         case .revoked(let sessionId):
