@@ -35,14 +35,19 @@ struct RoomInboxTests {
         table.closeAll()
     }
 
-    @Test("a command sent just before the socket closes is run before the socket's leaving")
-    func lastWord() async throws {
+    /// A game at its first clue whose host's socket has closed, and its TV.
+    private func gameWithoutItsHost() async throws -> (LiveTable, TestSocket) {
         let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
         table.host.send(.hostStartGame)
         try await table.allSee(.clueLevel, level: 10)
         table.host.close()
         _ = try await table.host.closeCode()
-        let tv = try #require(table.tv)
+        return (table, try #require(table.tv))
+    }
+
+    @Test("a command sent just before the socket closes is run before the socket's leaving")
+    func lastWord() async throws {
+        let (table, tv) = try await gameWithoutItsHost()
         // Each time a new socket for the host, on the next loop.
         for round in 0..<6 {
             let paused = round % 2 == 0
@@ -58,12 +63,7 @@ struct RoomInboxTests {
 
     @Test("commands pipelined behind the HELLO, with the close right after them, are run before the leaving")
     func lastWordBeforeAdmission() async throws {
-        let table = try await LiveTable.open(box, settings: ["introMs": 0], players: ["Anna"])
-        table.host.send(.hostStartGame)
-        try await table.allSee(.clueLevel, level: 10)
-        table.host.close()
-        _ = try await table.host.closeCode()
-        let tv = try #require(table.tv)
+        let (table, tv) = try await gameWithoutItsHost()
         let frames = [ClientMessage.hello(.init(role: .host, authToken: table.hostToken)), .hostPause]
             .flatMap { RawWebSocket.text(String(decoding: $0.encoded(), as: UTF8.self)) }
         let port = box.port
