@@ -73,13 +73,17 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         helloTimer?.cancel()
-        stage = .done
-        if let (connection, inbox) = attached {
-            attached = nil
-            connection.ended()
-            inbox.post(.detach(now: ServerClock.now()))
-        }
+        detach()
         context.fireChannelInactive()
+    }
+
+    /// The socket is gone: nothing more is read, and the room lets the client go after what it sent.
+    private func detach() {
+        stage = .done
+        guard let (connection, inbox) = attached else { return }
+        attached = nil
+        connection.ended()
+        inbox.post(.detach(now: ServerClock.now()))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -195,26 +199,20 @@ final class SocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func admitted(_ admission: SocketController.Admission) {
         let waiting = self.waiting
         self.waiting = []
-        guard case .admitting = stage, context != nil else {
-            // The socket went meanwhile: what it sent before it went is run, then it leaves.
-            if case .attached(let connection, let room) = admission {
-                let inbox = RoomInbox(room: room, connectionId: connection.id)
-                var reader = MessageReader(connection: connection, sessionId: room.id)
-                for text in waiting {
-                    let now = ServerClock.now()
-                    if let message = reader.check(text, now: now) { inbox.post(.message(message, now: now)) }
-                }
-                connection.ended()
-                inbox.post(.detach(now: ServerClock.now()))
-            }
-            return
-        }
+        // The socket may have gone meanwhile: the client's close, or a lost connection.
+        let gone: Bool
+        if case .admitting = stage, context != nil { gone = false } else { gone = true }
         switch admission {
         case .attached(let connection, let room):
             let inbox = RoomInbox(room: room, connectionId: connection.id)
             attached = (connection, inbox)
             stage = .open(MessageReader(connection: connection, sessionId: room.id), inbox)
+            // What the client sent before it went is run all the same; then it leaves.
             for text in waiting { deliver(text) }
+            if gone { detach() }
+        case _ where gone:
+            // Nothing to tell a socket that has gone.
+            break
         case .ended(let sessionEnded):
             settleThenClose(with: sessionEnded, .sessionEnded)
         case .revoked(let sessionId):
