@@ -382,8 +382,14 @@ def test_a_tv_page_held_back_by_the_browser_waits_for_a_tap(devices, box, screen
     assert heard == [u for u in heard if "/v1/sounds/travel" in u], f"what was held back stays unheard: {heard}"
 
 
-# The start of a test's script: a map alone on the page, filling it.
+# The start of a test's script: a map alone on the page, filling it, and a wait of at most 10 s.
 MAP_ON_PAGE = """
+  const until = async (ready, failure) => {
+    for (let waited = 0; !ready(); waited += 50) {
+      if (waited > 10000) throw new Error(failure);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
   const { journeyMap } = await import("/static/js/map.js");
   const map = journeyMap({ label: "map" });
   document.body.replaceChildren(map.el);
@@ -426,10 +432,7 @@ def test_a_route_over_the_pacific_goes_the_short_way(devices, box, screens):
 # Every shipped destination against the countries the page draws: on land, or within the given
 # distance of it (map units, about a tenth of a degree: a few pixels of the close-up, under the pin).
 ON_LAND_JS = """async ({ places, near }) => {""" + MAP_ON_PAGE + """
-  for (let waited = 0; !map.el.querySelector(".map-land path"); waited += 50) {
-    if (waited > 10000) throw new Error("the map's countries did not load");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => map.el.querySelector(".map-land path"), "the map's countries did not load");
   const land = [...map.el.querySelectorAll(".map-land path")];
   for (const path of land) {
     path.style.setProperty("vector-effect", "none");
@@ -451,10 +454,10 @@ ON_LAND_JS = """async ({ places, near }) => {""" + MAP_ON_PAGE + """
 # A destination's close-up, as the reveal lands on it.
 CLOSE_UP_JS = """async ({ name, lat, lon }) => {""" + MAP_ON_PAGE + """
   map.arrive({ name, lat, lon });
-  for (let waited = 0; map.el.dataset.arrived !== "true" || !map.el.querySelector(".map-land path"); waited += 50) {
-    if (waited > 10000) throw new Error(`the close-up of ${name} did not land`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(
+    () => map.el.dataset.arrived === "true" && map.el.querySelector(".map-land path"),
+    `the close-up of ${name} did not land`,
+  );
 }"""
 
 
